@@ -1,0 +1,149 @@
+//! Front-ends: bytes in, one arena [`Tree`] out, for every supported language.
+//!
+//! [`LANGUAGES`] is the registry: one row per language with its name, file
+//! extensions, grammar data (`grammars/<lang>.toml`) and how to build its
+//! front-end. C, JavaScript and JSON are rows of the one generic tree-sitter
+//! front-end ([`treesitter`]); XML has its own on quick-xml ([`xml`]).
+//!
+//! Invariant: parsing never fails. Malformed input gives a tree with error
+//! nodes, and unparsing that tree with everything kept gives the input back.
+
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::Result;
+
+use crate::tree::Tree;
+
+pub mod treesitter;
+pub mod xml;
+
+/// A parser for one language.
+pub trait Frontend: Send + Sync + fmt::Debug {
+    /// Parses `src` into a tree; never fails (see the module invariant).
+    fn parse(&self, src: Arc<[u8]>) -> Tree;
+
+    /// Counts the syntax errors in `src`, as [`Tree::error_count`] would after
+    /// [`Frontend::parse`], but possibly faster. The syntax guard uses it.
+    fn syntax_errors(&self, src: &[u8]) -> usize;
+}
+
+/// The languages hdd reduces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lang {
+    C,
+    Js,
+    Json,
+    Xml,
+}
+
+/// One row of the language registry.
+#[derive(Debug)]
+pub struct LangInfo {
+    pub lang: Lang,
+    /// The name `--lang` takes.
+    pub name: &'static str,
+    /// File extensions that select the language when `--lang` is not given.
+    pub extensions: &'static [&'static str],
+    /// The grammar data file's name and contents.
+    pub grammar: (&'static str, &'static str),
+    build: fn(&LangInfo) -> Result<Box<dyn Frontend>>,
+}
+
+impl LangInfo {
+    /// Builds the front-end, resolving the grammar data against the grammar.
+    pub fn frontend(&self) -> Result<Box<dyn Frontend>> {
+        (self.build)(self)
+    }
+}
+
+/// The registry. Adding a tree-sitter language is one row here, one grammar
+/// crate in `Cargo.toml` and one `grammars/<lang>.toml`.
+pub static LANGUAGES: &[LangInfo] = &[
+    LangInfo {
+        lang: Lang::C,
+        name: "c",
+        extensions: &["c", "h"],
+        grammar: ("grammars/c.toml", include_str!("../../grammars/c.toml")),
+        build: |info| {
+            treesitter::build(info, tree_sitter_c::LANGUAGE.into(), tree_sitter_c::NODE_TYPES)
+        },
+    },
+    LangInfo {
+        lang: Lang::Js,
+        name: "js",
+        extensions: &["js", "mjs", "cjs", "jsx"],
+        grammar: ("grammars/js.toml", include_str!("../../grammars/js.toml")),
+        build: |info| {
+            treesitter::build(
+                info,
+                tree_sitter_javascript::LANGUAGE.into(),
+                tree_sitter_javascript::NODE_TYPES,
+            )
+        },
+    },
+    LangInfo {
+        lang: Lang::Json,
+        name: "json",
+        extensions: &["json"],
+        grammar: ("grammars/json.toml", include_str!("../../grammars/json.toml")),
+        build: |info| {
+            treesitter::build(info, tree_sitter_json::LANGUAGE.into(), tree_sitter_json::NODE_TYPES)
+        },
+    },
+    LangInfo {
+        lang: Lang::Xml,
+        name: "xml",
+        extensions: &["xml", "svg", "xhtml", "xsl", "xslt", "gir", "plist", "rss", "atom", "xsd"],
+        grammar: ("grammars/xml.toml", include_str!("../../grammars/xml.toml")),
+        build: xml::build,
+    },
+];
+
+/// The registry row for a `--lang` name.
+pub fn by_name(name: &str) -> Option<&'static LangInfo> {
+    LANGUAGES.iter().find(|l| l.name.eq_ignore_ascii_case(name))
+}
+
+/// The registry row for a file, by its extension.
+pub fn by_path(path: &Path) -> Option<&'static LangInfo> {
+    let ext = path.extension()?.to_str()?;
+    LANGUAGES.iter().find(|l| l.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
+}
+
+/// "c, js, json, xml": for error messages and help.
+pub fn names() -> String {
+    LANGUAGES.iter().map(|l| l.name).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_builds_from_its_grammar_data() {
+        for info in LANGUAGES {
+            info.frontend().unwrap_or_else(|e| panic!("{}: {e:#}", info.name));
+        }
+    }
+
+    #[test]
+    fn languages_are_found_by_name_and_extension() {
+        assert_eq!(by_name("JSON").map(|l| l.lang), Some(Lang::Json));
+        assert_eq!(by_path(Path::new("a/b.h")).map(|l| l.lang), Some(Lang::C));
+        assert_eq!(by_path(Path::new("x.mjs")).map(|l| l.lang), Some(Lang::Js));
+        assert!(by_path(Path::new("Makefile")).is_none());
+        assert!(by_name("cobol").is_none());
+    }
+
+    #[test]
+    fn no_extension_belongs_to_two_languages() {
+        let mut seen = std::collections::HashSet::new();
+        for info in LANGUAGES {
+            for e in info.extensions {
+                assert!(seen.insert(*e), "extension {e} listed twice");
+            }
+        }
+    }
+}

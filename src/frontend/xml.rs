@@ -1,0 +1,476 @@
+//! The XML front-end, on quick-xml's event reader.
+//!
+//! Tree shape (kinds in [`KINDS`]):
+//!
+//! ```text
+//! document
+//!   declaration | doctype (declaration*) | comment | pi | text | element | ERROR
+//!   element                      <name attr="v">…</name>, or <name attr="v"/>
+//!     attribute*                 name="value", deleted with its leading space
+//!     content                    from the start tag's `>` to the end of the end
+//!       element|text|cdata|…     tag; replaced by `/>` to empty the element
+//!       end_tag
+//! ```
+//!
+//! Malformed documents are a main use, so nothing here fails: quick-xml runs
+//! with end-name checks off, and this module matches end tags itself. An end
+//! tag that closes an outer element closes the inner ones with it (they are
+//! unclosed); one that matches nothing is an error node; elements still open
+//! at the end of the input end there; markup quick-xml cannot read becomes an
+//! error node. Each of those counts as one syntax error for the syntax guard,
+//! as do a missing or second root element and an attribute without a quoted
+//! value. Whitespace-only text is not a node: it stays between nodes, and a
+//! deleted node takes the whitespace before it along.
+
+use std::sync::Arc;
+
+use anyhow::{bail, Context, Result};
+use quick_xml::events::Event;
+use quick_xml::Reader;
+
+use super::{Frontend, LangInfo};
+use crate::grammar::GrammarData;
+use crate::tree::{flags, Action, KindNames, Tree, TreeBuilder, ERROR_KIND};
+
+/// The node kinds of the XML front-end; grammar data names them.
+pub const KINDS: &[&str] = &[
+    "document",
+    "element",
+    "attribute",
+    "content",
+    "end_tag",
+    "text",
+    "cdata",
+    "comment",
+    "pi",
+    "declaration",
+    "doctype",
+    "markup_declaration",
+];
+
+const DOCUMENT: u16 = 0;
+const ELEMENT: u16 = 1;
+const ATTRIBUTE: u16 = 2;
+const CONTENT: u16 = 3;
+const END_TAG: u16 = 4;
+const TEXT: u16 = 5;
+const CDATA: u16 = 6;
+const COMMENT: u16 = 7;
+const PI: u16 = 8;
+const DECLARATION: u16 = 9;
+const DOCTYPE: u16 = 10;
+const MARKUP_DECLARATION: u16 = 11;
+
+pub(crate) fn build(info: &LangInfo) -> Result<Box<dyn Frontend>> {
+    let (file, text) = info.grammar;
+    let data = GrammarData::parse(file, text)?;
+    let frontend = XmlFrontend::new(&data).with_context(|| format!("in {file}"))?;
+    Ok(Box::new(frontend))
+}
+
+#[derive(Debug)]
+struct XmlFrontend {
+    kinds: Arc<KindNames>,
+    replacements: Arc<[Box<[u8]>]>,
+    /// Replacement index per kind.
+    replacement: Vec<Option<u16>>,
+    /// Kinds whose children are not built.
+    atomic: Vec<bool>,
+    /// (parent kind, child kind) pairs never deleted.
+    keep: Vec<(u16, u16)>,
+    /// Per kind: the hoisting classes it belongs to (bitmask).
+    member: Vec<u8>,
+}
+
+fn kind_id(name: &str) -> Result<u16> {
+    match KINDS.iter().position(|k| *k == name) {
+        Some(i) => Ok(i as u16),
+        None => bail!("unknown node kind {name:?} (XML kinds: {})", KINDS.join(", ")),
+    }
+}
+
+impl XmlFrontend {
+    fn new(data: &GrammarData) -> Result<XmlFrontend> {
+        anyhow::ensure!(data.list.is_empty(), "XML has no separated lists");
+        let mut texts: Vec<Box<[u8]>> = Vec::new();
+        let mut replacement = vec![None; KINDS.len()];
+        for (name, text) in &data.replace {
+            replacement[kind_id(name)? as usize] = Some(texts.len() as u16);
+            texts.push(Box::from(text.as_bytes()));
+        }
+        let mut atomic = vec![false; KINDS.len()];
+        for name in &data.atomic {
+            atomic[kind_id(name)? as usize] = true;
+        }
+        let mut keep = Vec::new();
+        for k in &data.keep {
+            anyhow::ensure!(k.field.is_none(), "XML has no fields (keep for {:?})", k.parent);
+            let kind = k.kind.as_deref().context("keep needs a kind")?;
+            keep.push((kind_id(&k.parent)?, kind_id(kind)?));
+        }
+        let mut member = vec![0u8; KINDS.len()];
+        for (c, name) in data.hoist.iter().enumerate() {
+            member[kind_id(name)? as usize] |= 1 << c;
+        }
+        let names = KINDS.iter().map(|&k| Box::from(k)).collect();
+        Ok(XmlFrontend {
+            kinds: Arc::new(KindNames::new(names)),
+            replacements: Arc::from(texts),
+            replacement,
+            atomic,
+            keep,
+            member,
+        })
+    }
+}
+
+impl Frontend for XmlFrontend {
+    fn parse(&self, src: Arc<[u8]>) -> Tree {
+        let mut p = Builder::new(self, src);
+        p.run();
+        p.finish()
+    }
+
+    fn syntax_errors(&self, src: &[u8]) -> usize {
+        self.parse(Arc::from(src)).error_count()
+    }
+}
+
+/// An element whose start tag has been read and whose end tag has not.
+struct Open {
+    name: Vec<u8>,
+    element: crate::tree::NodeId,
+}
+
+struct Builder<'f> {
+    fe: &'f XmlFrontend,
+    src: Arc<[u8]>,
+    b: TreeBuilder,
+    stack: Vec<Open>,
+    errors: usize,
+    roots: usize,
+}
+
+impl<'f> Builder<'f> {
+    fn new(fe: &'f XmlFrontend, src: Arc<[u8]>) -> Builder<'f> {
+        let mut b = TreeBuilder::new(src.clone());
+        b.open(DOCUMENT, flags::NAMED, 0, src.len());
+        Builder { fe, src, b, stack: Vec::new(), errors: 0, roots: 0 }
+    }
+
+    /// Adds a leaf (or opens a node when `open`) with the action its kind gets here.
+    fn node(&mut self, kind: u16, start: usize, end: usize, open: bool) -> crate::tree::NodeId {
+        let parent_kind = self.b.current().map(|p| self.b.node(p).kind);
+        let named = if kind == END_TAG { 0 } else { flags::NAMED };
+        let error = if kind == ERROR_KIND { flags::ERROR } else { 0 };
+        let id = self.b.open(kind, named | error, start, end);
+        let action = self.action(parent_kind, kind, end - start);
+        let member = self.fe.member[kind.min(KINDS.len() as u16 - 1) as usize]
+            * u8::from(kind != ERROR_KIND);
+        let n = self.b.node_mut(id);
+        n.action = action;
+        n.member = member;
+        // anything that stands among an element's content (or at the top) may
+        // stand in for another such node of its class
+        if matches!(parent_kind, Some(CONTENT | DOCUMENT)) && member != 0 {
+            n.hoist = member.trailing_zeros() as u8 + 1;
+        }
+        if kind == ERROR_KIND {
+            self.errors += 1;
+        }
+        if !open {
+            self.b.close();
+        }
+        id
+    }
+
+    fn action(&self, parent: Option<u16>, kind: u16, len: usize) -> Action {
+        if kind == END_TAG || len == 0 {
+            return Action::Keep;
+        }
+        if kind == ERROR_KIND {
+            return Action::Delete;
+        }
+        let kept = parent.is_some_and(|p| self.fe.keep.contains(&(p, kind)));
+        if kind != CONTENT && !kept {
+            return Action::Delete;
+        }
+        match self.fe.replacement[kind as usize] {
+            Some(r) if self.fe.replacements[r as usize].len() < len => Action::Replace(r),
+            _ => Action::Keep,
+        }
+    }
+
+    fn atomic(&self, kind: u16) -> bool {
+        self.fe.atomic[kind as usize]
+    }
+
+    fn run(&mut self) {
+        let src = self.src.clone();
+        let mut offset = 0;
+        // quick-xml gives up at markup it cannot read; the rest of the input
+        // is read by a new reader from just after the bad markup
+        while let Some(resume) = self.read_from(offset) {
+            offset = resume;
+        }
+        // elements still open at the end of the input end there, unclosed
+        while self.stack.pop().is_some() {
+            self.errors += 1;
+            self.b.close(); // content
+            self.b.close(); // element
+        }
+        if self.roots != 1 {
+            self.errors += 1;
+        }
+        debug_assert!(offset <= src.len());
+    }
+
+    /// Reads events from `offset`; returns where to start again after markup
+    /// quick-xml could not read (now an error node), or `None` at the end.
+    fn read_from(&mut self, offset: usize) -> Option<usize> {
+        let src = self.src.clone();
+        let mut reader = Reader::from_reader(&src[offset..]);
+        let config = reader.config_mut();
+        config.check_end_names = false;
+        config.allow_unmatched_ends = true;
+        config.allow_dangling_amp = true;
+        config.check_comments = false;
+        config.expand_empty_elements = false;
+        let mut text: Option<(usize, usize)> = None; // pending run of text and references
+        loop {
+            let before = offset + reader.buffer_position() as usize;
+            let event = reader.read_event();
+            let after = (offset + reader.buffer_position() as usize).min(src.len());
+            if !matches!(event, Ok(Event::Text(_) | Event::GeneralRef(_))) {
+                if let Some((s, e)) = text.take() {
+                    self.text(s, e);
+                }
+            }
+            match event {
+                Ok(Event::Eof) => return None,
+                Ok(Event::Text(_) | Event::GeneralRef(_)) => {
+                    text = Some(text.map_or((before, after), |(s, _)| (s, after)));
+                }
+                Ok(Event::Start(_)) => self.start_tag(before, after, false),
+                Ok(Event::Empty(_)) => self.start_tag(before, after, true),
+                Ok(Event::End(_)) => self.end_tag(before, after),
+                Ok(Event::CData(_)) => {
+                    self.node(CDATA, before, after, false);
+                }
+                Ok(Event::Comment(_)) => {
+                    self.node(COMMENT, before, after, false);
+                }
+                Ok(Event::PI(_)) => {
+                    self.node(PI, before, after, false);
+                }
+                Ok(Event::Decl(_)) => {
+                    self.node(DECLARATION, before, after, false);
+                }
+                Ok(Event::DocType(_)) => self.doctype(before, after),
+                Err(_) => {
+                    let start =
+                        (offset + reader.error_position() as usize).clamp(before, src.len());
+                    if after > start {
+                        self.node(ERROR_KIND, start, after, false);
+                        continue;
+                    }
+                    // no progress: the bad markup is an error node, and
+                    // reading starts again after it
+                    let end = if src.get(start) == Some(&b'<') {
+                        markup_end(&src, start)
+                    } else {
+                        src[start + 1..]
+                            .iter()
+                            .position(|&c| c == b'<')
+                            .map_or(src.len(), |i| start + 1 + i)
+                    };
+                    let end = end.max(start + 1).min(src.len());
+                    self.node(ERROR_KIND, start, end, false);
+                    return (end < src.len()).then_some(end);
+                }
+            }
+        }
+    }
+
+    /// A run of text and entity references; whitespace around it is not part of it.
+    fn text(&mut self, start: usize, end: usize) {
+        let bytes = &self.src[start..end];
+        let Some(first) = bytes.iter().position(|c| !c.is_ascii_whitespace()) else { return };
+        let last = bytes.iter().rposition(|c| !c.is_ascii_whitespace()).unwrap_or(first);
+        if self.stack.is_empty() {
+            self.errors += 1; // text outside the root element
+        }
+        self.node(TEXT, start + first, start + last + 1, false);
+    }
+
+    fn start_tag(&mut self, start: usize, end: usize, empty: bool) {
+        if self.stack.is_empty() {
+            self.roots += 1;
+        }
+        let id = self.node(ELEMENT, start, self.src.len(), true);
+        let tag_end = if empty { end.saturating_sub(2) } else { end.saturating_sub(1) };
+        let name_end = self.attributes(start + 1, tag_end.max(start + 1));
+        if empty {
+            self.b.node_mut(id).end = end as u32;
+            self.b.close();
+            return;
+        }
+        let name = self.src[start + 1..name_end].to_vec();
+        // content runs from the start tag's `>`; its end is fixed at the end tag
+        self.node(CONTENT, end - 1, self.src.len(), true);
+        self.stack.push(Open { name, element: id });
+    }
+
+    /// Adds the attributes between `from` (just after `<`) and `to` (the tag's
+    /// closing `>` or `/>`); returns the end of the element name.
+    fn attributes(&mut self, from: usize, to: usize) -> usize {
+        let src = self.src.clone();
+        let s = &src[..to];
+        let mut i = from;
+        while i < to && !s[i].is_ascii_whitespace() && s[i] != b'/' {
+            i += 1;
+        }
+        let name_end = i;
+        loop {
+            while i < to && (s[i].is_ascii_whitespace() || s[i] == b'/') {
+                i += 1;
+            }
+            if i >= to {
+                break;
+            }
+            let a = i;
+            while i < to && !s[i].is_ascii_whitespace() && s[i] != b'=' {
+                i += 1;
+            }
+            let mut j = i;
+            while j < to && s[j].is_ascii_whitespace() {
+                j += 1;
+            }
+            let mut well_formed = false;
+            if j < to && s[j] == b'=' {
+                j += 1;
+                while j < to && s[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                if j < to && (s[j] == b'"' || s[j] == b'\'') {
+                    let q = s[j];
+                    match s[j + 1..to].iter().position(|&c| c == q) {
+                        Some(k) => {
+                            i = j + 1 + k + 1;
+                            well_formed = true;
+                        }
+                        None => i = to,
+                    }
+                } else {
+                    while j < to && !s[j].is_ascii_whitespace() {
+                        j += 1;
+                    }
+                    i = j;
+                }
+            }
+            if well_formed {
+                self.node(ATTRIBUTE, a, i, false);
+            } else {
+                self.node(ERROR_KIND, a, i.max(a + 1).min(to), false);
+                i = i.max(a + 1);
+            }
+        }
+        name_end
+    }
+
+    fn end_tag(&mut self, start: usize, end: usize) {
+        let src = self.src.clone();
+        let tag = &src[(start + 2).min(end)..end.saturating_sub(1).max(start)];
+        let name = tag.trim_ascii();
+        match self.stack.iter().rposition(|o| o.name == name) {
+            Some(depth) => {
+                // inner elements without their own end tag end here, unclosed
+                while self.stack.len() > depth + 1 {
+                    self.close_open(start);
+                    self.errors += 1;
+                }
+                self.node(END_TAG, start, end, false);
+                self.close_open(end);
+            }
+            None => {
+                self.node(ERROR_KIND, start, end, false);
+            }
+        }
+    }
+
+    /// Closes the innermost open element (and its content) at `end`.
+    fn close_open(&mut self, end: usize) {
+        let open = self.stack.pop().expect("an open element");
+        let content = self.b.current().expect("open content");
+        self.b.node_mut(content).end = end as u32;
+        self.b.close();
+        self.b.node_mut(open.element).end = end as u32;
+        self.b.close();
+    }
+
+    /// A DOCTYPE, with the declarations of its internal subset as children.
+    fn doctype(&mut self, start: usize, end: usize) {
+        self.node(DOCTYPE, start, end, true);
+        if !self.atomic(DOCTYPE) {
+            let src = self.src.clone();
+            let body = &src[start..end];
+            if let Some(open) = body.iter().position(|&c| c == b'[') {
+                let mut i = start + open + 1;
+                while i < end {
+                    match src[i] {
+                        b'<' => {
+                            let e = markup_end(&src[..end], i);
+                            let kind = if src[i..e].starts_with(b"<!--") {
+                                COMMENT
+                            } else if src[i..e].starts_with(b"<?") {
+                                PI
+                            } else {
+                                MARKUP_DECLARATION
+                            };
+                            self.node(kind, i, e, false);
+                            i = e;
+                        }
+                        b']' => break,
+                        _ => i += 1,
+                    }
+                }
+            }
+        }
+        self.b.close();
+    }
+
+    fn finish(mut self) -> Tree {
+        self.b.close(); // document
+        let errors = self.errors;
+        let mut b = self.b;
+        b.set_error_count(errors);
+        b.finish(self.fe.kinds.clone(), self.fe.replacements.clone())
+    }
+}
+
+/// The end of the markup declaration starting at `i` (`<!ENTITY …>`, a comment
+/// or a PI), skipping quoted strings; the input's end if it has none.
+fn markup_end(s: &[u8], i: usize) -> usize {
+    if s[i..].starts_with(b"<!--") {
+        return find(s, i + 4, b"-->").map_or(s.len(), |k| k + 3);
+    }
+    if s[i..].starts_with(b"<?") {
+        return find(s, i + 2, b"?>").map_or(s.len(), |k| k + 2);
+    }
+    let mut j = i + 1;
+    let mut quote = None;
+    while j < s.len() {
+        match (quote, s[j]) {
+            (None, b'"' | b'\'') => quote = Some(s[j]),
+            (Some(q), c) if c == q => quote = None,
+            (None, b'>') => return j + 1,
+            _ => {}
+        }
+        j += 1;
+    }
+    s.len()
+}
+
+fn find(s: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    s.get(from..)?.windows(needle.len()).position(|w| w == needle).map(|k| k + from)
+}

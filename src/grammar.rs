@@ -1,0 +1,118 @@
+//! Per-language knowledge that the grammar itself cannot give, as data.
+//!
+//! Each language has one file `grammars/<lang>.toml`, compiled into the binary
+//! and loaded through this one code path. The format is documented field by
+//! field on [`GrammarData`] and, for users, in `grammars/README.md`. Every kind
+//! name in a file is resolved against the real grammar when the front-end is
+//! built; an unknown name is an error, and a test builds every language, so a
+//! typo fails `cargo test` rather than silently doing nothing.
+
+use std::collections::BTreeMap;
+
+use anyhow::{Context, Result};
+use serde::Deserialize;
+
+/// The contents of one `grammars/<lang>.toml`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GrammarData {
+    /// Kinds reduced as a whole, never descended into: string and number
+    /// literals, whose inner tokens are not worth a test each. Without this,
+    /// HDD spends a level of tests on escape sequences and string fragments.
+    #[serde(default)]
+    pub atomic: Vec<String>,
+
+    /// Minimal forms for children the grammar requires: `kind = "text"`. A
+    /// required child (one the grammar does not allow to be absent, such as a
+    /// function body) cannot be deleted, only replaced, and only by a text that
+    /// is strictly shorter than its own. A name may be a supertype (such as C's
+    /// `expression`); it then applies to every kind under it, and an entry for a
+    /// concrete kind wins over one for its supertype. Without an entry a
+    /// required child is kept as it is.
+    #[serde(default)]
+    pub replace: BTreeMap<String, String>,
+
+    /// Hoisting classes, as kind or supertype names (at most 8): a node of a
+    /// class, in a place that accepts that class, may be replaced by one of
+    /// its nearest descendants of the same class (`if (c) { s; }` by `{ s; }`,
+    /// `f(g(x))` by `g(x)`). Without them, a reduction keeps every wrapper
+    /// around the part that matters.
+    #[serde(default)]
+    pub hoist: Vec<String>,
+
+    /// Separated lists, such as argument lists and JSON arrays: deleting an
+    /// element deletes one adjacent separator with it. Without an entry,
+    /// deleting list elements leaves dangling separators (`[1,,3]`).
+    #[serde(default)]
+    pub list: Vec<ListData>,
+
+    /// Children never switched off, neither deleted nor replaced, because that
+    /// never helps and costs a test: a child the grammar calls optional
+    /// although the language needs it (`sizeof` without its operand), or one
+    /// whose minimal form is never valid there (a called function replaced by
+    /// `0`). `parent` and `field` (or, outside fields, `kind`) name them.
+    #[serde(default)]
+    pub keep: Vec<KeepData>,
+}
+
+/// One separated list: `[[list]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListData {
+    /// The kind of the list node (e.g. `argument_list`).
+    pub parent: String,
+    /// The separator tokens (e.g. `[","]`).
+    pub separators: Vec<String>,
+    /// When set, only children in this field are elements (e.g. the
+    /// `declarator`s of a C declaration, not its type).
+    #[serde(default)]
+    pub field: Option<String>,
+}
+
+/// One child that is never deleted: `[[keep]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeepData {
+    /// The parent's kind.
+    pub parent: String,
+    /// The child's field name, if it is in a field.
+    #[serde(default)]
+    pub field: Option<String>,
+    /// The child's kind, if it is not in a field.
+    #[serde(default)]
+    pub kind: Option<String>,
+}
+
+impl GrammarData {
+    /// Parses one grammar file; `name` is used in error messages.
+    pub fn parse(name: &str, text: &str) -> Result<GrammarData> {
+        let data: GrammarData =
+            toml::from_str(text).with_context(|| format!("cannot read grammar data {name}"))?;
+        anyhow::ensure!(data.hoist.len() <= 8, "grammar data {name}: at most 8 hoisting classes");
+        for k in &data.keep {
+            anyhow::ensure!(
+                k.field.is_some() != k.kind.is_some(),
+                "grammar data {name}: a [[keep]] entry for parent {:?} needs exactly one of field and kind",
+                k.parent
+            );
+        }
+        Ok(data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_fields_are_rejected() {
+        let err = GrammarData::parse("x", "atomc = [\"a\"]\n").unwrap_err();
+        assert!(format!("{err:#}").contains("unknown field"), "{err:#}");
+    }
+
+    #[test]
+    fn keep_needs_field_or_kind() {
+        let err = GrammarData::parse("x", "[[keep]]\nparent = \"a\"\n").unwrap_err();
+        assert!(format!("{err:#}").contains("exactly one"), "{err:#}");
+    }
+}

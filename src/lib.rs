@@ -1,0 +1,66 @@
+//! hdd: hierarchical delta debugging over grammar-aware parse trees.
+//!
+//! Given a file that makes some program misbehave and a test that says whether
+//! a file still does, hdd finds a much smaller file that still does, with as
+//! few runs of the test as it can, and keeps every candidate syntactically
+//! shaped like the input language (C, JavaScript, JSON, XML).
+//!
+//! The pipeline (see `ARCHITECTURE.md`):
+//!
+//! ```text
+//! bytes ─frontend─▶ Tree ─reduce (HDD levels, ddmin / adaptive ddmin, HDD+)─▶ result
+//!                     every candidate = unparse(Tree, Mask) ─▶ oracle (the user's test)
+//! ```
+//!
+//! - [`frontend`]: bytes to an arena [`tree::Tree`]; never fails.
+//! - [`mask`], [`unparse`]: candidates as bitsets over nodes, and their text.
+//! - [`reduce`]: the algorithms; no I/O.
+//! - [`oracle`]: running the user's test, with cache, syntax guard and `-j`.
+//! - [`session`]: one reduction from start to end; [`cli`]: the command line.
+//!
+//! A reduction in memory, with a predicate instead of a test:
+//!
+//! ```
+//! use std::sync::Arc;
+//! use hdd::{frontend, mask::Mask, reduce, unparse::Unparser};
+//!
+//! let json = frontend::by_name("json").unwrap().frontend().unwrap();
+//! let tree = json.parse(Arc::from(&br#"{"a": [1, 2, 3], "b": {"c": true}}"#[..]));
+//! let units = reduce::Units::new(&tree);
+//!
+//! // interesting iff the text still contains "2"
+//! struct Contains2<'t>(&'t hdd::tree::Tree, Unparser);
+//! impl reduce::Oracle for Contains2<'_> {
+//!     fn first_interesting(&mut self, candidates: &mut dyn Iterator<Item = Mask>) -> reduce::Verdict {
+//!         for (i, mask) in candidates.enumerate() {
+//!             let mut text = Vec::new();
+//!             self.1.unparse(self.0, &mask, &mut text);
+//!             if text.contains(&b'2') {
+//!                 return reduce::Verdict::Found(i);
+//!             }
+//!         }
+//!         reduce::Verdict::Exhausted
+//!     }
+//! }
+//!
+//! let mut mask = Mask::new(tree.len());
+//! let mut oracle = Contains2(&tree, Unparser::new());
+//! reduce::run(reduce::Hdd::new(reduce::Ddmin::Adaptive), &units, &mut mask, &mut oracle);
+//! let mut text = Vec::new();
+//! Unparser::new().unparse(&tree, &mask, &mut text);
+//! assert_eq!(text, br#"{"a": [2]}"#);
+//! ```
+
+pub mod cli;
+pub mod error;
+pub mod frontend;
+pub mod grammar;
+pub mod mask;
+pub mod oracle;
+pub mod output;
+pub mod progress;
+pub mod reduce;
+pub mod session;
+pub mod stats;
+pub mod tree;
+pub mod unparse;

@@ -1,0 +1,98 @@
+//! The `hdd` binary: parse arguments, run, print the summary, pick the exit code.
+//!
+//! This is the only place that decides an exit code (see `hdd::error::exit`).
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use hdd::cli::Args;
+use hdd::error::{code_of, exit};
+use hdd::oracle::runner::Stop;
+use hdd::session::{self, Ended, Summary};
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let quiet = args.quiet;
+    let stats_json = args.stats_json.clone();
+    let result =
+        if args.dump_tree { dump_tree(&args) } else { run(args, quiet, stats_json.as_deref()) };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => {
+            eprintln!("hdd: error: {err:#}");
+            ExitCode::from(code_of(&err))
+        }
+    }
+}
+
+fn dump_tree(args: &Args) -> anyhow::Result<u8> {
+    use std::io::Write;
+    let lang = args.language()?;
+    let text = session::dump_tree(&args.file, lang)?;
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::anyhow!("cannot write the tree: {e}"))
+        }
+        _ => Ok(exit::OK),
+    }
+}
+
+fn run(args: Args, quiet: bool, stats_json: Option<&std::path::Path>) -> anyhow::Result<u8> {
+    let config = args.into_config()?;
+    let stop = Stop::install()?;
+    let summary = session::reduce(&config, stop)?;
+    if let Some(path) = stats_json {
+        let json = serde_json::to_string_pretty(&summary.stats)?;
+        std::fs::write(path, json + "\n")
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    }
+    print_summary(&config.input, &summary, quiet);
+    Ok(summary.exit_code())
+}
+
+fn print_summary(input: &std::path::Path, s: &Summary, quiet: bool) {
+    let st = &s.stats;
+    if !quiet {
+        let pct = if st.original_bytes > 0 {
+            100.0 - st.final_bytes as f64 * 100.0 / st.original_bytes as f64
+        } else {
+            0.0
+        };
+        let how = match s.ended {
+            Ended::Finished => "reduced",
+            Ended::TimeUp => "reduced (stopped by --max-time)",
+            Ended::Signal(_) => "reduced (interrupted)",
+        };
+        eprintln!(
+            "hdd: {how} {} from {} to {} bytes (-{pct:.1}%) with {} tests ({} cache hits, {} skipped by the syntax guard) in {}",
+            input.display(),
+            st.original_bytes,
+            st.final_bytes,
+            st.tests,
+            st.cache_hits,
+            st.guard_skips,
+            format_duration(st.wall_time),
+        );
+        eprintln!("hdd: result in {}", s.output.display());
+    }
+    if s.flaky {
+        eprintln!(
+            "hdd: warning: the test is flaky: it found the result interesting during the run but not when re-checked"
+        );
+    }
+    if s.trivial {
+        eprintln!(
+            "hdd: warning: the result is empty; the test probably accepts too much (does it check for the bug itself?)"
+        );
+    }
+}
+
+fn format_duration(d: std::time::Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 60.0 {
+        format!("{s:.1}s")
+    } else {
+        format!("{}m{:02}s", (s / 60.0) as u64, (s % 60.0) as u64)
+    }
+}

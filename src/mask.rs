@@ -1,0 +1,135 @@
+//! The inclusion mask: one bit per node, set when the node is switched off,
+//! and the hoists.
+//!
+//! A candidate is the current mask with some more units switched off (or one
+//! more hoist). What "off" means for a node (deleted, or replaced by a minimal
+//! form) is the node's [`Action`](crate::tree::Action); the mask only says
+//! which nodes are off. A node under an off ancestor is gone whatever its own
+//! bit says. A hoist `(n, d)` replaces node `n` by its descendant `d`: all of
+//! `n` but `d` is gone.
+
+use crate::tree::NodeId;
+
+/// A fixed-size bitset over the node ids of one tree.
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
+pub struct Mask {
+    words: Vec<u64>,
+    len: usize,
+    /// `(n, d)`: node `n` is replaced by its descendant `d`; sorted, one per `n`.
+    hoists: Vec<(NodeId, NodeId)>,
+}
+
+impl Mask {
+    /// A mask over `len` nodes with every node kept.
+    pub fn new(len: usize) -> Mask {
+        Mask { words: vec![0; len.div_ceil(64)], len, hoists: Vec::new() }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn is_off(&self, id: NodeId) -> bool {
+        let i = id.index();
+        self.words[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    pub fn set_off(&mut self, id: NodeId) {
+        let i = id.index();
+        debug_assert!(i < self.len);
+        self.words[i / 64] |= 1 << (i % 64);
+    }
+
+    /// This mask with every node of `ids` switched off as well.
+    pub fn with_off(&self, ids: &[NodeId]) -> Mask {
+        let mut m = self.clone();
+        for &id in ids {
+            m.set_off(id);
+        }
+        m
+    }
+
+    /// This mask with `node` replaced by its descendant `by` as well.
+    pub fn with_hoist(&self, node: NodeId, by: NodeId) -> Mask {
+        let mut m = self.clone();
+        match m.hoists.binary_search_by_key(&node, |&(n, _)| n) {
+            Ok(i) => m.hoists[i].1 = by,
+            Err(i) => m.hoists.insert(i, (node, by)),
+        }
+        m
+    }
+
+    /// The hoists, sorted by the replaced node.
+    pub fn hoists(&self) -> &[(NodeId, NodeId)] {
+        &self.hoists
+    }
+
+    /// The first switched-off node with an id at or after `from`.
+    pub fn next_off(&self, from: u32) -> Option<NodeId> {
+        let from = from as usize;
+        if from >= self.len {
+            return None;
+        }
+        let mut w = from / 64;
+        let mut bits = self.words[w] & (u64::MAX << (from % 64));
+        loop {
+            if bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                return (i < self.len).then_some(NodeId(i as u32));
+            }
+            w += 1;
+            if w == self.words.len() {
+                return None;
+            }
+            bits = self.words[w];
+        }
+    }
+
+    /// Number of switched-off nodes.
+    pub fn count_off(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+}
+
+impl std::fmt::Debug for Mask {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut off = Vec::new();
+        let mut next = self.next_off(0);
+        while let Some(id) = next {
+            off.push(id.0);
+            next = self.next_off(id.0 + 1);
+        }
+        f.debug_struct("Mask").field("off", &off).field("hoists", &self.hoists).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn next_off_matches_a_linear_scan() {
+        let mut m = Mask::new(200);
+        for i in [0u32, 5, 63, 64, 65, 127, 128, 199] {
+            m.set_off(NodeId(i));
+        }
+        for from in 0..=201 {
+            let naive = (from..200).find(|&i| m.is_off(NodeId(i))).map(NodeId);
+            assert_eq!(m.next_off(from), naive, "from {from}");
+        }
+        assert_eq!(m.count_off(), 8);
+    }
+
+    #[test]
+    fn empty_mask_has_nothing_off() {
+        let m = Mask::new(0);
+        assert_eq!(m.next_off(0), None);
+        let m = Mask::new(70);
+        assert_eq!(m.next_off(0), None);
+        assert_eq!(m.count_off(), 0);
+    }
+}

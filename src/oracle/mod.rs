@@ -1,0 +1,472 @@
+//! The real oracle: from a candidate mask to "interesting or not".
+//!
+//! For each candidate, in this order, cheapest first:
+//! 1. unparse it (see [`crate::unparse`]);
+//! 2. if its text is the current best's, it is interesting: no test;
+//! 3. if its text was seen before, the cached outcome: no test;
+//! 4. if the syntax guard is on and it has more syntax errors than the input
+//!    had, it is not interesting: no test;
+//! 5. otherwise the user's test decides ([`runner`]).
+//!
+//! [`Evaluator`] implements the core's [`Oracle`]: with `-j N` it runs up to N
+//! candidates of the sequential order at once on worker threads, commits the
+//! earliest interesting one and cancels the rest, so the verdict (and the
+//! result) is the same for every N. Each interesting candidate becomes the new
+//! best and is handed to the `on_improve` callback (which saves it) at once.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+
+use crate::frontend::Frontend;
+use crate::mask::Mask;
+use crate::progress::Progress;
+use crate::reduce::{Oracle, Verdict};
+use crate::stats::Stats;
+use crate::tree::Tree;
+use crate::unparse::Unparser;
+
+pub mod runner;
+
+use runner::{Cancel, Outcome, Runner};
+
+/// What is known about one candidate.
+#[derive(Debug)]
+enum Eval {
+    /// Its text is the current best's.
+    Same,
+    /// Seen before.
+    Cached(bool),
+    /// Rejected by the syntax guard.
+    Guarded,
+    /// The test ran.
+    Tested(Outcome, Duration),
+}
+
+impl Eval {
+    fn interesting(&self) -> bool {
+        match self {
+            Eval::Same => true,
+            Eval::Cached(b) => *b,
+            Eval::Guarded => false,
+            Eval::Tested(o, _) => o.is_interesting(),
+        }
+    }
+}
+
+/// The syntax guard: re-parse, and reject candidates with more errors than allowed.
+#[derive(Clone, Copy)]
+pub struct Guard<'f> {
+    pub frontend: &'f dyn Frontend,
+    pub allowed: usize,
+}
+
+/// How an [`Evaluator`] works.
+#[derive(Debug)]
+pub struct Settings<'f> {
+    /// The syntax guard, if on.
+    pub guard: Option<Guard<'f>>,
+    /// Candidates tested at once.
+    pub jobs: usize,
+    /// When the run must end (`--max-time`).
+    pub deadline: Option<Instant>,
+    pub progress: Progress,
+}
+
+impl std::fmt::Debug for Guard<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Guard").field("allowed", &self.allowed).finish()
+    }
+}
+
+/// Everything the workers share.
+struct Shared<'a> {
+    runner: &'a Runner,
+    guard: Option<Guard<'a>>,
+    cache: Mutex<HashMap<u128, bool>>,
+}
+
+/// The oracle the session hands to the reducer core.
+pub struct Evaluator<'a> {
+    shared: Arc<Shared<'a>>,
+    jobs: usize,
+    deadline: Option<Instant>,
+    tree: Arc<Tree>,
+    best: Arc<[u8]>,
+    stats: Stats,
+    progress: Progress,
+    on_improve: OnImprove<'a>,
+    /// The first I/O error met; it stops the run.
+    error: Option<anyhow::Error>,
+}
+
+impl std::fmt::Debug for Evaluator<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Evaluator")
+            .field("jobs", &self.jobs)
+            .field("best", &self.best.len())
+            .finish()
+    }
+}
+
+impl<'a> Evaluator<'a> {
+    /// An evaluator whose current best is the text of `tree`; `on_improve`
+    /// gets every better text found.
+    pub fn new(
+        runner: &'a Runner,
+        settings: Settings<'a>,
+        tree: Arc<Tree>,
+        on_improve: OnImprove<'a>,
+    ) -> Evaluator<'a> {
+        let best: Arc<[u8]> = Arc::from(tree.src());
+        let jobs = settings.jobs.max(1);
+        Evaluator {
+            shared: Arc::new(Shared {
+                runner,
+                guard: settings.guard,
+                cache: Mutex::new(HashMap::new()),
+            }),
+            jobs,
+            deadline: settings.deadline,
+            stats: Stats::new(best.len(), jobs),
+            tree,
+            best,
+            progress: settings.progress,
+            on_improve,
+            error: None,
+        }
+    }
+
+    pub fn progress(&self) -> &Progress {
+        &self.progress
+    }
+
+    /// Starts a pass over a new tree (a re-parse of the current best).
+    pub fn set_tree(&mut self, tree: Arc<Tree>) {
+        debug_assert_eq!(tree.src(), &*self.best, "a new tree must be a parse of the best");
+        self.tree = tree;
+    }
+
+    /// The smallest interesting text so far.
+    pub fn best(&self) -> &Arc<[u8]> {
+        &self.best
+    }
+
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    pub fn stats_mut(&mut self) -> &mut Stats {
+        &mut self.stats
+    }
+
+    /// The I/O error that stopped the run, if one did.
+    pub fn take_error(&mut self) -> Option<anyhow::Error> {
+        self.error.take()
+    }
+
+    fn must_stop(&self) -> bool {
+        let stop = self.shared.runner.stop();
+        if !stop.is_set() && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            stop.time_up();
+        }
+        stop.is_set() || self.error.is_some()
+    }
+
+    /// Records what was learnt about one candidate.
+    fn account(&mut self, eval: &Eval) {
+        let s = &mut self.stats;
+        match eval {
+            Eval::Same => s.same_text += 1,
+            Eval::Cached(_) => s.cache_hits += 1,
+            Eval::Guarded => s.guard_skips += 1,
+            Eval::Tested(Outcome::Cancelled, t) => {
+                s.cancelled += 1;
+                s.test_time += *t;
+            }
+            Eval::Tested(o, t) => {
+                s.tests += 1;
+                s.test_time += *t;
+                if *o == Outcome::Timeout {
+                    s.timeouts += 1;
+                }
+                s.count_test();
+            }
+        }
+        self.progress.update(&self.stats, self.best.len());
+    }
+
+    fn improve(&mut self, text: Vec<u8>) {
+        self.stats.count_improvement(self.best.len(), text.len());
+        self.best = Arc::from(text);
+        self.stats.improvements += 1;
+        self.progress.update(&self.stats, self.best.len());
+        if let Err(e) = (self.on_improve)(&self.best) {
+            self.error.get_or_insert(e);
+        }
+    }
+}
+
+/// Called with every better text found (the session saves it).
+pub type OnImprove<'a> = Box<dyn FnMut(&[u8]) -> Result<()> + 'a>;
+
+/// A candidate sent to a worker.
+struct Job {
+    index: usize,
+    mask: Mask,
+    cancel: Arc<Cancel>,
+}
+
+/// A worker's answer.
+struct Done {
+    index: usize,
+    eval: Result<Eval>,
+    /// The candidate's text, when it is interesting.
+    text: Option<Vec<u8>>,
+}
+
+impl Shared<'_> {
+    /// Decides one candidate (in a worker thread).
+    fn evaluate(
+        &self,
+        scratch: &mut Scratch,
+        tree: &Tree,
+        best: &[u8],
+        job: &Job,
+    ) -> (Result<Eval>, Option<Vec<u8>>) {
+        scratch.unparser.unparse(tree, &job.mask, &mut scratch.text);
+        let text = &scratch.text;
+        if text[..] == *best {
+            return (Ok(Eval::Same), None);
+        }
+        let key = xxhash_rust::xxh3::xxh3_128(text);
+        let cached = self.cache.lock().expect("cache lock").get(&key).copied();
+        let eval = if let Some(b) = cached {
+            Eval::Cached(b)
+        } else if self.guard.is_some_and(|g| g.frontend.syntax_errors(text) > g.allowed) {
+            self.cache.lock().expect("cache lock").insert(key, false);
+            Eval::Guarded
+        } else {
+            match self.runner.run(text, false, Some(&job.cancel)) {
+                Ok(report) => {
+                    if report.outcome != Outcome::Cancelled {
+                        self.cache
+                            .lock()
+                            .expect("cache lock")
+                            .insert(key, report.outcome.is_interesting());
+                    }
+                    Eval::Tested(report.outcome, report.elapsed)
+                }
+                Err(e) => return (Err(e), None),
+            }
+        };
+        let keep = eval.interesting().then(|| text.clone());
+        (Ok(eval), keep)
+    }
+}
+
+/// A worker's reusable buffers.
+#[derive(Default)]
+struct Scratch {
+    unparser: Unparser,
+    text: Vec<u8>,
+}
+
+impl Oracle for Evaluator<'_> {
+    fn first_interesting(&mut self, candidates: &mut dyn Iterator<Item = Mask>) -> Verdict {
+        if self.jobs == 1 {
+            return self.sequential(candidates);
+        }
+        self.parallel(candidates)
+    }
+
+    fn progress(&mut self, level: Option<usize>) {
+        self.stats.set_level(level);
+    }
+}
+
+impl Evaluator<'_> {
+    /// One candidate at a time, on this thread.
+    fn sequential(&mut self, candidates: &mut dyn Iterator<Item = Mask>) -> Verdict {
+        let mut scratch = Scratch::default();
+        let cancel = Arc::new(Cancel::default());
+        for (index, mask) in candidates.enumerate() {
+            if self.must_stop() {
+                return Verdict::Stopped;
+            }
+            let job = Job { index, mask, cancel: cancel.clone() };
+            let (eval, text) = self.shared.evaluate(&mut scratch, &self.tree, &self.best, &job);
+            match eval {
+                Ok(eval) => {
+                    self.account(&eval);
+                    if let Eval::Tested(Outcome::Cancelled, _) = eval {
+                        return Verdict::Stopped;
+                    }
+                    self.stats.useful_tests += u64::from(matches!(eval, Eval::Tested(..)));
+                    if eval.interesting() {
+                        if let Some(text) = text {
+                            self.improve(text);
+                        }
+                        return if self.error.is_some() {
+                            Verdict::Stopped
+                        } else {
+                            Verdict::Found(index)
+                        };
+                    }
+                }
+                Err(e) => {
+                    self.error.get_or_insert(e);
+                    return Verdict::Stopped;
+                }
+            }
+        }
+        Verdict::Exhausted
+    }
+
+    /// Up to `jobs` candidates at once; the earliest interesting one wins.
+    fn parallel(&mut self, candidates: &mut dyn Iterator<Item = Mask>) -> Verdict {
+        let (job_tx, job_rx) = mpsc::channel::<Job>();
+        let job_rx = Mutex::new(job_rx);
+        let (done_tx, done_rx) = mpsc::channel::<Done>();
+        let shared = self.shared.clone();
+        let shared = &*shared;
+        let tree = self.tree.clone();
+        let best = self.best.clone();
+        std::thread::scope(|scope| {
+            for _ in 0..self.jobs {
+                let done_tx = done_tx.clone();
+                let (job_rx, tree, best) = (&job_rx, &tree, &best);
+                scope.spawn(move || {
+                    let mut scratch = Scratch::default();
+                    loop {
+                        let job = match job_rx.lock().expect("job queue").recv() {
+                            Ok(job) => job,
+                            Err(_) => return,
+                        };
+                        let (eval, text) = if job.cancel.is_set() {
+                            (Ok(Eval::Tested(Outcome::Cancelled, Duration::ZERO)), None)
+                        } else {
+                            shared.evaluate(&mut scratch, tree, best, &job)
+                        };
+                        if done_tx.send(Done { index: job.index, eval, text }).is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+            drop(done_tx);
+            let verdict = self.dispatch(candidates, &job_tx, &done_rx);
+            drop(job_tx);
+            // workers finish their current job (cancelled) and exit
+            for done in done_rx.iter() {
+                if let Ok(eval) = &done.eval {
+                    self.account(eval);
+                    self.stats.wasted +=
+                        u64::from(matches!(eval, Eval::Tested(o, _) if *o != Outcome::Cancelled));
+                }
+            }
+            verdict
+        })
+    }
+
+    /// Feeds the workers and resolves their answers in sequential order.
+    fn dispatch(
+        &mut self,
+        candidates: &mut dyn Iterator<Item = Mask>,
+        job_tx: &mpsc::Sender<Job>,
+        done_rx: &mpsc::Receiver<Done>,
+    ) -> Verdict {
+        let mut in_flight: BTreeMap<usize, Arc<Cancel>> = BTreeMap::new();
+        let mut answers: BTreeMap<usize, Done> = BTreeMap::new();
+        let mut next = 0usize; // index of the next candidate to send
+        let mut resolved = 0usize; // every candidate before this one is not interesting
+        let mut winner: Option<usize> = None; // the earliest interesting one known
+        let mut exhausted = false;
+        let cancel_all = |in_flight: &BTreeMap<usize, Arc<Cancel>>, after: usize| {
+            for (_, c) in in_flight.range(after..) {
+                c.set();
+            }
+        };
+        loop {
+            if self.must_stop() {
+                cancel_all(&in_flight, 0);
+                return Verdict::Stopped;
+            }
+            while in_flight.len() < self.jobs && winner.is_none() && !exhausted {
+                match candidates.next() {
+                    Some(mask) => {
+                        let cancel = Arc::new(Cancel::default());
+                        in_flight.insert(next, cancel.clone());
+                        if job_tx.send(Job { index: next, mask, cancel }).is_err() {
+                            return Verdict::Stopped;
+                        }
+                        next += 1;
+                    }
+                    None => exhausted = true,
+                }
+            }
+            // resolve in order
+            while let Some(done) = answers.remove(&resolved) {
+                match done.eval {
+                    Err(e) => {
+                        self.error.get_or_insert(e);
+                        cancel_all(&in_flight, 0);
+                        return Verdict::Stopped;
+                    }
+                    Ok(eval) => {
+                        if let Eval::Tested(Outcome::Cancelled, _) = eval {
+                            self.account(&eval);
+                            cancel_all(&in_flight, 0);
+                            return Verdict::Stopped;
+                        }
+                        self.account(&eval);
+                        self.stats.useful_tests += u64::from(matches!(eval, Eval::Tested(..)));
+                        if eval.interesting() {
+                            cancel_all(&in_flight, 0);
+                            if let Some(text) = done.text {
+                                self.improve(text);
+                            }
+                            // answers after the winner were speculation
+                            for (_, later) in std::mem::take(&mut answers) {
+                                if let Ok(e) = &later.eval {
+                                    self.account(e);
+                                    self.stats.wasted += u64::from(
+                                        matches!(e, Eval::Tested(o, _) if *o != Outcome::Cancelled),
+                                    );
+                                }
+                            }
+                            return if self.error.is_some() {
+                                Verdict::Stopped
+                            } else {
+                                Verdict::Found(resolved)
+                            };
+                        }
+                        resolved += 1;
+                    }
+                }
+            }
+            if exhausted && in_flight.is_empty() && resolved == next {
+                return Verdict::Exhausted;
+            }
+            let wait = self.deadline.map_or(Duration::from_millis(200), |d| {
+                d.saturating_duration_since(Instant::now()).min(Duration::from_millis(200))
+            });
+            match done_rx.recv_timeout(wait) {
+                Ok(done) => {
+                    in_flight.remove(&done.index);
+                    if done.eval.as_ref().is_ok_and(Eval::interesting) {
+                        // nothing after it is needed
+                        winner = Some(winner.map_or(done.index, |w| w.min(done.index)));
+                        cancel_all(&in_flight, done.index + 1);
+                    }
+                    answers.insert(done.index, done);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Verdict::Stopped,
+            }
+        }
+    }
+}

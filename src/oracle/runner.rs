@@ -1,0 +1,408 @@
+//! Runs the user's test on one candidate: the only place hdd spawns processes.
+//!
+//! The contract, compatible with C-Vise/C-Reduce and Picire scripts at once:
+//! the candidate is written into a fresh private directory under the input's
+//! own file name; the test runs with that directory as its working directory
+//! and the candidate's absolute path as its last argument; exit 0 means
+//! interesting, anything else (another code, a signal, a timeout) means not.
+//!
+//! Each run gets its own process group, killed as a whole on timeout, on
+//! cancellation and on interrupt, and after the test exits (so nothing it left
+//! in the background outlives it). `TMPDIR` points into the run's private
+//! directory, stdin is empty, and the test's output goes nowhere (or, for the
+//! first run, into a file so a failure can be shown), so a chatty test never
+//! blocks. The run directory is removed after each run, and the session
+//! directory when the runner is dropped.
+
+use std::ffi::OsString;
+use std::fs::{self, File};
+use std::io;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+
+/// How one run of the test ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Exit code 0.
+    Interesting,
+    /// Another exit code.
+    Exit(i32),
+    /// Killed by a signal it did not get from us.
+    Signal(i32),
+    /// Ran longer than the timeout; killed.
+    Timeout,
+    /// Killed because hdd is stopping or no longer needs the answer.
+    Cancelled,
+}
+
+impl Outcome {
+    pub fn is_interesting(self) -> bool {
+        self == Outcome::Interesting
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Outcome::Interesting => write!(f, "exit code 0"),
+            Outcome::Exit(c) => write!(f, "exit code {c}"),
+            Outcome::Signal(s) => write!(f, "killed by signal {s}"),
+            Outcome::Timeout => write!(f, "timed out"),
+            Outcome::Cancelled => write!(f, "cancelled"),
+        }
+    }
+}
+
+/// One finished run.
+#[derive(Debug)]
+pub struct Report {
+    pub outcome: Outcome,
+    pub elapsed: Duration,
+    /// The test's output (stdout and stderr), when asked for.
+    pub output: Option<Vec<u8>>,
+}
+
+/// Why everything should stop: the signal that arrived (0: none), and a pipe
+/// that becomes readable when one does, so waiting runs wake at once.
+#[derive(Debug)]
+pub struct Stop {
+    signal: Arc<AtomicUsize>,
+    wake: Option<(std::os::fd::OwnedFd, std::os::fd::OwnedFd)>,
+    timed_out: AtomicBool,
+}
+
+impl Stop {
+    /// Installs handlers for SIGINT, SIGTERM and SIGHUP.
+    pub fn install() -> Result<Arc<Stop>> {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let signal = Arc::new(AtomicUsize::new(0));
+        let (r, w) = pipe().context("cannot create a pipe")?;
+        // a second signal ends hdd at once, in case the first goes unheard
+        let second = Arc::new(AtomicBool::new(false));
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, second.clone())
+                .context("cannot install a signal handler")?;
+            signal_hook::flag::register(sig, second.clone())
+                .context("cannot install a signal handler")?;
+            signal_hook::flag::register_usize(sig, signal.clone(), sig as usize)
+                .context("cannot install a signal handler")?;
+            let w = w.try_clone().context("cannot duplicate a pipe")?;
+            signal_hook::low_level::pipe::register(sig, w)
+                .context("cannot install a signal handler")?;
+        }
+        Ok(Arc::new(Stop { signal, wake: Some((r, w)), timed_out: AtomicBool::new(false) }))
+    }
+
+    /// A stop that only `--max-time` or [`Stop::trigger`] can set (for tests).
+    pub fn manual() -> Arc<Stop> {
+        let wake = pipe().ok();
+        Arc::new(Stop {
+            signal: Arc::new(AtomicUsize::new(0)),
+            wake,
+            timed_out: AtomicBool::new(false),
+        })
+    }
+
+    /// The signal that asked hdd to stop, if any.
+    pub fn signal(&self) -> Option<i32> {
+        match self.signal.load(Ordering::SeqCst) {
+            0 => None,
+            s => Some(s as i32),
+        }
+    }
+
+    /// Whether the run must stop now.
+    pub fn is_set(&self) -> bool {
+        self.signal().is_some() || self.timed_out.load(Ordering::SeqCst)
+    }
+
+    /// Stops the run because its time is up (`--max-time`).
+    pub fn time_up(&self) {
+        self.timed_out.store(true, Ordering::SeqCst);
+        self.wake_all();
+    }
+
+    /// Whether the run stopped because its time was up.
+    pub fn is_time_up(&self) -> bool {
+        self.timed_out.load(Ordering::SeqCst)
+    }
+
+    fn wake_all(&self) {
+        if let Some((_, w)) = &self.wake {
+            write_byte(w);
+        }
+    }
+
+    fn wake_fd(&self) -> Option<i32> {
+        use std::os::fd::AsRawFd;
+        self.wake.as_ref().map(|(r, _)| r.as_raw_fd())
+    }
+}
+
+/// Makes a pipe readable (its reader wakes from `poll`).
+fn write_byte(w: &std::os::fd::OwnedFd) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: writing one byte from a valid buffer to an open descriptor.
+    unsafe { libc::write(w.as_raw_fd(), [1u8].as_ptr().cast(), 1) };
+}
+
+fn pipe() -> io::Result<(std::os::fd::OwnedFd, std::os::fd::OwnedFd)> {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe2 writes.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: pipe2 succeeded, so both descriptors are open and ours alone.
+    Ok(unsafe {
+        (std::os::fd::OwnedFd::from_raw_fd(fds[0]), std::os::fd::OwnedFd::from_raw_fd(fds[1]))
+    })
+}
+
+/// Runs the test; shared by every worker.
+#[derive(Debug)]
+pub struct Runner {
+    test: PathBuf,
+    /// Run the test through `/bin/sh` (a script without a `#!` line).
+    via_shell: AtomicBool,
+    file_name: OsString,
+    timeout: Duration,
+    root: tempfile::TempDir,
+    stop: Arc<Stop>,
+    runs: AtomicU64,
+}
+
+impl Runner {
+    /// `test` must be an absolute path; `file_name` is the input's own name.
+    pub fn new(
+        test: PathBuf,
+        file_name: OsString,
+        timeout: Duration,
+        stop: Arc<Stop>,
+    ) -> Result<Runner> {
+        let root = tempfile::Builder::new()
+            .prefix("hdd-")
+            .tempdir()
+            .context("cannot create a temporary directory")?;
+        Ok(Runner {
+            test,
+            via_shell: AtomicBool::new(false),
+            file_name,
+            timeout,
+            root,
+            stop,
+            runs: AtomicU64::new(0),
+        })
+    }
+
+    /// The session's private directory.
+    pub fn root(&self) -> &Path {
+        self.root.path()
+    }
+
+    pub fn stop(&self) -> &Arc<Stop> {
+        &self.stop
+    }
+
+    /// Runs the test on `bytes`. `capture` keeps the test's output;
+    /// `cancel` (a readable fd or a flag) abandons the run early.
+    pub fn run(&self, bytes: &[u8], capture: bool, cancel: Option<&Cancel>) -> Result<Report> {
+        let n = self.runs.fetch_add(1, Ordering::Relaxed);
+        let dir = self.root.path().join(format!("run{n}"));
+        let result = self.run_in(&dir, bytes, capture, cancel);
+        let _ = fs::remove_dir_all(&dir);
+        result
+    }
+
+    fn run_in(
+        &self,
+        dir: &Path,
+        bytes: &[u8],
+        capture: bool,
+        cancel: Option<&Cancel>,
+    ) -> Result<Report> {
+        let work = dir.join("work");
+        let tmp = dir.join("tmp");
+        fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
+        fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        let candidate = work.join(&self.file_name);
+        fs::write(&candidate, bytes)
+            .with_context(|| format!("cannot write {}", candidate.display()))?;
+        let log = dir.join("output");
+
+        let started = Instant::now();
+        let mut child = self.spawn(&candidate, &work, &tmp, capture.then_some(&log))?;
+        let outcome = self.wait(&mut child, started, cancel);
+        let output = if capture { fs::read(&log).ok() } else { None };
+        Ok(Report { outcome: outcome?, elapsed: started.elapsed(), output })
+    }
+
+    fn spawn(
+        &self,
+        candidate: &Path,
+        cwd: &Path,
+        tmp: &Path,
+        log: Option<&PathBuf>,
+    ) -> Result<Child> {
+        loop {
+            let shell = self.via_shell.load(Ordering::Relaxed);
+            let mut cmd = if shell {
+                let mut c = Command::new("/bin/sh");
+                c.arg(&self.test);
+                c
+            } else {
+                Command::new(&self.test)
+            };
+            cmd.arg(candidate).current_dir(cwd).env("TMPDIR", tmp).stdin(Stdio::null());
+            match log {
+                Some(path) => {
+                    let f = File::create(path)
+                        .with_context(|| format!("cannot create {}", path.display()))?;
+                    cmd.stderr(f.try_clone().context("cannot duplicate a file")?).stdout(f);
+                }
+                None => {
+                    cmd.stdout(Stdio::null()).stderr(Stdio::null());
+                }
+            }
+            cmd.process_group(0);
+            #[cfg(target_os = "linux")]
+            // SAFETY: prctl is async-signal-safe and touches no memory of ours.
+            unsafe {
+                cmd.pre_exec(|| {
+                    // the test dies with us, even if we are killed with SIGKILL
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    Ok(())
+                });
+            }
+            match cmd.spawn() {
+                Ok(child) => return Ok(child),
+                Err(e) if e.raw_os_error() == Some(libc::ENOEXEC) && !shell => {
+                    // a script without a #! line: run it the way a shell would
+                    self.via_shell.store(true, Ordering::Relaxed);
+                }
+                Err(e) => {
+                    return Err(e)
+                        .with_context(|| format!("cannot run the test {}", self.test.display()))
+                }
+            }
+        }
+    }
+
+    /// Waits for the test to exit, for the timeout, for a stop or a cancel,
+    /// whichever comes first; then kills the test's process group.
+    fn wait(
+        &self,
+        child: &mut Child,
+        started: Instant,
+        cancel: Option<&Cancel>,
+    ) -> Result<Outcome> {
+        let pgid = child.id() as i32;
+        let pidfd = pidfd_open(child.id());
+        let deadline = started + self.timeout;
+        let mut nap = Duration::from_micros(50);
+        let outcome = loop {
+            if self.stop.is_set() || cancel.is_some_and(Cancel::is_set) {
+                break Outcome::Cancelled;
+            }
+            if let Some(status) = child.try_wait().context("cannot wait for the test")? {
+                kill_group(pgid);
+                return Ok(outcome_of(status));
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                break Outcome::Timeout;
+            }
+            let left = deadline - now;
+            match &pidfd {
+                Some(fd) => {
+                    use std::os::fd::AsRawFd;
+                    let mut fds =
+                        vec![libc::pollfd { fd: fd.as_raw_fd(), events: libc::POLLIN, revents: 0 }];
+                    for extra in
+                        [self.stop.wake_fd(), cancel.and_then(Cancel::fd)].into_iter().flatten()
+                    {
+                        fds.push(libc::pollfd { fd: extra, events: libc::POLLIN, revents: 0 });
+                    }
+                    let ms = left.as_millis().clamp(1, i32::MAX as u128) as i32;
+                    // SAFETY: `fds` is a valid array of pollfd of the given length.
+                    unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
+                }
+                None => {
+                    std::thread::sleep(nap.min(left));
+                    nap = (nap * 2).min(Duration::from_millis(2));
+                }
+            }
+        };
+        kill_group(pgid);
+        let _ = child.wait();
+        Ok(outcome)
+    }
+}
+
+/// Lets a caller abandon a run that is no longer needed.
+#[derive(Debug)]
+pub struct Cancel {
+    flag: AtomicBool,
+    wake: Option<(std::os::fd::OwnedFd, std::os::fd::OwnedFd)>,
+}
+
+impl Default for Cancel {
+    fn default() -> Self {
+        Cancel { flag: AtomicBool::new(false), wake: pipe().ok() }
+    }
+}
+
+impl Cancel {
+    pub fn set(&self) {
+        self.flag.store(true, Ordering::SeqCst);
+        if let Some((_, w)) = &self.wake {
+            write_byte(w);
+        }
+    }
+
+    pub fn is_set(&self) -> bool {
+        self.flag.load(Ordering::SeqCst)
+    }
+
+    fn fd(&self) -> Option<i32> {
+        use std::os::fd::AsRawFd;
+        self.wake.as_ref().map(|(r, _)| r.as_raw_fd())
+    }
+}
+
+fn outcome_of(status: ExitStatus) -> Outcome {
+    match (status.code(), status.signal()) {
+        (Some(0), _) => Outcome::Interesting,
+        (Some(c), _) => Outcome::Exit(c),
+        (None, Some(s)) => Outcome::Signal(s),
+        (None, None) => Outcome::Exit(-1),
+    }
+}
+
+fn kill_group(pgid: i32) {
+    // SAFETY: plain syscall; a group that is already gone gives ESRCH, ignored.
+    unsafe { libc::kill(-pgid, libc::SIGKILL) };
+}
+
+/// A descriptor that becomes readable when the process exits (Linux 5.3+).
+fn pidfd_open(pid: u32) -> Option<std::os::fd::OwnedFd> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::FromRawFd;
+        // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid as libc::pid_t, 0) };
+        // SAFETY: a non-negative result is a descriptor we now own.
+        (fd >= 0).then(|| unsafe { std::os::fd::OwnedFd::from_raw_fd(fd as i32) })
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = pid;
+        None
+    }
+}

@@ -1,0 +1,134 @@
+//! Saving results without ever losing the user's data.
+//!
+//! - The input is never modified, unless `--in-place` is given; then it is
+//!   first copied to `FILE.orig` (refusing to overwrite an existing one).
+//! - Every result is written to a temporary file in the output's directory and
+//!   renamed over the output, so the output is always a complete file: the
+//!   original, or some interesting candidate. An interrupt, a crash or
+//!   `kill -9` at any moment loses nothing already found.
+//! - The output keeps the input's permissions.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use crate::error::Fatal;
+
+/// Where results go.
+#[derive(Debug)]
+pub struct Output {
+    path: PathBuf,
+    permissions: Option<fs::Permissions>,
+}
+
+/// The default output path: `dir/bug.c` → `dir/bug.reduced.c`.
+pub fn default_path(input: &Path) -> PathBuf {
+    let stem = input.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = match input.extension() {
+        Some(ext) => format!("{stem}.reduced.{}", ext.to_string_lossy()),
+        None => format!("{stem}.reduced"),
+    };
+    input.with_file_name(name)
+}
+
+impl Output {
+    /// Prepares the output for `input`: with `in_place`, backs the input up to
+    /// `FILE.orig` first. `path` must not be the input unless `in_place`.
+    pub fn prepare(input: &Path, path: &Path, in_place: bool) -> Result<Output> {
+        let permissions = fs::metadata(input).ok().map(|m| m.permissions());
+        if in_place {
+            let mut backup = input.as_os_str().to_owned();
+            backup.push(".orig");
+            let backup = PathBuf::from(backup);
+            if backup.exists() {
+                return Err(Fatal::usage(format!(
+                    "{} already exists; move it away (--in-place keeps the original there)",
+                    backup.display()
+                )));
+            }
+            fs::copy(input, &backup).with_context(|| {
+                format!("cannot back up {} to {}", input.display(), backup.display())
+            })?;
+        } else if same_file(input, path) {
+            return Err(Fatal::usage(format!(
+                "the output {} is the input; use --in-place to overwrite the input (it keeps a .orig copy)",
+                path.display()
+            )));
+        }
+        Ok(Output { path: path.to_path_buf(), permissions })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Replaces the output with `bytes`, atomically.
+    pub fn write(&self, bytes: &[u8]) -> Result<()> {
+        let dir = match self.path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let name =
+            self.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let ctx = || format!("cannot write the result to {}", self.path.display());
+        let mut tmp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".hdd-tmp")
+            .tempfile_in(dir)
+            .with_context(ctx)?;
+        tmp.write_all(bytes).with_context(ctx)?;
+        tmp.as_file().sync_data().with_context(ctx)?;
+        if let Some(p) = &self.permissions {
+            let _ = fs::set_permissions(tmp.path(), p.clone());
+        }
+        tmp.persist(&self.path).map_err(|e| e.error).with_context(ctx)?;
+        Ok(())
+    }
+}
+
+/// Whether two paths name the same file (the second may not exist yet).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_path_inserts_reduced_before_the_extension() {
+        assert_eq!(default_path(Path::new("a/bug.c")), PathBuf::from("a/bug.reduced.c"));
+        assert_eq!(
+            default_path(Path::new("data.min.json")),
+            PathBuf::from("data.min.reduced.json")
+        );
+        assert_eq!(default_path(Path::new("Makefile")), PathBuf::from("Makefile.reduced"));
+    }
+
+    #[test]
+    fn in_place_keeps_a_backup_and_refuses_to_clobber_one() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let input = dir.path().join("x.c");
+        fs::write(&input, "int x;").expect("write");
+        let out = Output::prepare(&input, &input, true).expect("prepare");
+        out.write(b"int;").expect("write");
+        assert_eq!(fs::read(dir.path().join("x.c.orig")).expect("backup"), b"int x;");
+        assert_eq!(fs::read(&input).expect("result"), b"int;");
+        let err = Output::prepare(&input, &input, true).unwrap_err();
+        assert!(err.to_string().contains("already exists"), "{err}");
+    }
+
+    #[test]
+    fn output_may_not_be_the_input_without_in_place() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let input = dir.path().join("x.c");
+        fs::write(&input, "int x;").expect("write");
+        assert!(Output::prepare(&input, &input, false).is_err());
+        assert_eq!(fs::read(&input).expect("input"), b"int x;");
+    }
+}

@@ -1,0 +1,256 @@
+//! Hierarchical delta debugging (Misherghi & Su, seed 003) and the
+//! 1-tree-minimality phase of HDD+.
+//!
+//! - [`Hdd`]: breadth first, one level at a time; at each level ddmin (classic
+//!   or adaptive) over the units of that level that are still present, then on
+//!   to the next level, so whole subtrees go before anyone looks inside them.
+//! - HDD* repeats HDD until a pass removes nothing; the session does that,
+//!   re-parsing the result between passes (see `session.rs`).
+//! - [`OneMinimal`]: HDD+'s second phase. Tries switching off single units in
+//!   BFS order, continuing after a success rather than restarting, and repeats
+//!   while a pass removed anything. Its result is 1-tree-minimal: no single
+//!   present unit can be switched off.
+
+use super::ddmin::{Ddmin, LevelSearch};
+use super::{Proposal, Search, Units};
+use crate::mask::Mask;
+use crate::tree::NodeId;
+
+/// Which algorithm the session runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// One HDD pass.
+    Hdd,
+    /// HDD until a pass removes nothing.
+    HddStar,
+    /// HDD, then the 1-tree-minimality phase.
+    HddPlus,
+}
+
+/// One HDD pass over all levels.
+#[derive(Clone, Debug)]
+pub struct Hdd {
+    ddmin: Ddmin,
+    level: usize,
+    current: Option<LevelSearch>,
+}
+
+impl Hdd {
+    pub fn new(ddmin: Ddmin) -> Hdd {
+        Hdd { ddmin, level: 0, current: None }
+    }
+}
+
+impl Search for Hdd {
+    fn propose(&mut self, units: &Units, mask: &Mask) -> Option<Proposal> {
+        loop {
+            match &mut self.current {
+                Some(search) => match search.propose() {
+                    Some(off) => return Some(Proposal::Off(off)),
+                    None => {
+                        self.current = None;
+                        self.level += 1;
+                    }
+                },
+                None => {
+                    if self.level >= units.depth() {
+                        return None;
+                    }
+                    let items = units.present_at(self.level, mask);
+                    self.current = Some(LevelSearch::new(self.ddmin, items));
+                }
+            }
+        }
+    }
+
+    fn feedback(&mut self, interesting: bool) {
+        if let Some(search) = &mut self.current {
+            search.feedback(interesting);
+        }
+    }
+
+    fn level(&self) -> Option<usize> {
+        Some(self.level)
+    }
+}
+
+/// The 1-tree-minimality phase: one pass of single units in BFS order,
+/// continuing after each success. The session repeats it (on a fresh parse)
+/// until a pass removes nothing; the result is then 1-tree-minimal.
+#[derive(Clone, Debug, Default)]
+pub struct OneMinimal {
+    items: Option<Vec<NodeId>>,
+    i: usize,
+}
+
+impl OneMinimal {
+    pub fn new() -> OneMinimal {
+        OneMinimal::default()
+    }
+}
+
+impl Search for OneMinimal {
+    fn propose(&mut self, units: &Units, mask: &Mask) -> Option<Proposal> {
+        let items = self.items.get_or_insert_with(|| units.present_bfs(mask));
+        while self.i < items.len() {
+            let unit = items[self.i];
+            if units.is_present(unit, mask) {
+                return Some(Proposal::Off(vec![unit]));
+            }
+            self.i += 1;
+        }
+        None
+    }
+
+    fn feedback(&mut self, _interesting: bool) {
+        self.i += 1;
+    }
+}
+
+/// Hoisting: each hoistable node, outermost first, replaced in turn by each
+/// of its targets until one is interesting.
+#[derive(Clone, Debug, Default)]
+pub struct Hoist {
+    node: usize,
+    target: usize,
+}
+
+impl Hoist {
+    pub fn new() -> Hoist {
+        Hoist::default()
+    }
+}
+
+impl Search for Hoist {
+    fn propose(&mut self, units: &Units, mask: &Mask) -> Option<Proposal> {
+        loop {
+            let (node, targets) = units.hoistable(self.node)?;
+            let done = self.target >= targets.len()
+                || !units.is_present(node, mask)
+                || mask.hoists().iter().any(|&(n, _)| n == node);
+            if done {
+                self.node += 1;
+                self.target = 0;
+                continue;
+            }
+            let by = targets[self.target];
+            if units.is_present(by, mask) {
+                return Some(Proposal::Hoist { node, by });
+            }
+            self.target += 1;
+        }
+    }
+
+    fn feedback(&mut self, interesting: bool) {
+        if interesting {
+            self.node += 1;
+            self.target = 0;
+        } else {
+            self.target += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reduce::testing::{flat, random_tree, FnOracle, Rng};
+    use crate::reduce::{run, Units};
+    use crate::tree::Tree;
+    use std::collections::HashSet;
+
+    /// Runs HDD (or HDD+ when `plus`) in memory; returns the present units.
+    fn reduce(
+        tree: &Tree,
+        ddmin: Ddmin,
+        plus: bool,
+        pred: impl FnMut(&[NodeId]) -> bool,
+    ) -> (Vec<NodeId>, usize) {
+        let units = Units::new(tree);
+        let mut mask = Mask::new(tree.len());
+        let mut oracle = FnOracle::new(&units, pred);
+        run(Hdd::new(ddmin), &units, &mut mask, &mut oracle);
+        while plus && run(OneMinimal::new(), &units, &mut mask, &mut oracle).successes > 0 {}
+        let calls = oracle.calls;
+        (units.present_bfs(&mask), calls)
+    }
+
+    /// Brute force: can any single present unit be switched off and stay interesting?
+    fn one_tree_minimal(
+        tree: &Tree,
+        present: &[NodeId],
+        pred: &mut impl FnMut(&[NodeId]) -> bool,
+    ) -> bool {
+        let units = Units::new(tree);
+        let mut mask = Mask::new(tree.len());
+        for id in 0..tree.len() as u32 {
+            let id = NodeId(id);
+            if units.is_unit(id) && !present.contains(&id) {
+                mask.set_off(id);
+            }
+        }
+        present.iter().all(|&u| !pred(&units.present_bfs(&mask.with_off(&[u]))))
+    }
+
+    #[test]
+    fn hdd_on_a_flat_tree_is_ddmin() {
+        let tree = flat(50);
+        let need: HashSet<NodeId> = [3u32, 17, 18, 40].map(|i| NodeId(i + 1)).into();
+        for ddmin in [Ddmin::Classic, Ddmin::Adaptive] {
+            let (present, _) = reduce(&tree, ddmin, false, |p| need.iter().all(|n| p.contains(n)));
+            let present: HashSet<NodeId> = present.into_iter().collect();
+            assert_eq!(present, need);
+        }
+    }
+
+    #[test]
+    fn hdd_plus_results_are_interesting_and_one_tree_minimal() {
+        // interesting iff some chosen nodes are all present (which needs their
+        // ancestors), plus a non-monotone twist on the number of present units
+        let mut rng = Rng::new(11);
+        for round in 0..60 {
+            let tree = random_tree(&mut rng, 60);
+            let units = Units::new(&tree);
+            let all = units.present_bfs(&Mask::new(tree.len()));
+            let need: Vec<NodeId> = all.iter().copied().filter(|_| rng.chance(0.15)).collect();
+            let twist = round % 3 == 0;
+            let mut pred =
+                |p: &[NodeId]| need.iter().all(|n| p.contains(n)) && (!twist || p.len() % 5 != 2);
+            if !pred(&all) {
+                continue;
+            }
+            for ddmin in [Ddmin::Classic, Ddmin::Adaptive] {
+                let (present, _) = reduce(&tree, ddmin, true, &mut pred);
+                assert!(pred(&present), "round {round}: result not interesting");
+                assert!(
+                    one_tree_minimal(&tree, &present, &mut pred),
+                    "round {round} {ddmin:?}: not 1-tree-minimal"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn hdd_removes_whole_subtrees_before_looking_inside() {
+        // a tree whose essential node is deep: HDD never tests anything inside
+        // a subtree it removed, so calls stay far below the unit count squared
+        let mut rng = Rng::new(12);
+        for _ in 0..20 {
+            let tree = random_tree(&mut rng, 200);
+            let units = Units::new(&tree);
+            if units.depth() == 0 {
+                continue;
+            }
+            let all = units.present_bfs(&Mask::new(tree.len()));
+            let deepest = units.level(units.depth() - 1)[0];
+            let (present, calls) = reduce(&tree, Ddmin::Adaptive, false, |p| p.contains(&deepest));
+            // only the path to the deepest node stays
+            assert_eq!(present.len(), units.depth(), "{present:?}");
+            assert!(
+                calls <= all.len() + 4 * units.depth(),
+                "{calls} calls for {} units",
+                all.len()
+            );
+        }
+    }
+}

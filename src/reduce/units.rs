@@ -1,0 +1,176 @@
+//! The reduction view of a tree: which nodes are units, and the HDD levels.
+//!
+//! A *unit* is a node that switching off changes the text: its action is
+//! delete or replace, it is not empty, and it does not do exactly what its
+//! nearest unit ancestor does (a wrapper whose only child covers the same bytes
+//! is one unit, not two levels: testing both would waste a test). Every other
+//! node is transparent. HDD's level of a unit is the number of unit ancestors
+//! it has, so levels count decisions, not grammar nesting.
+//!
+//! A *hoistable* node (one with a hoisting class, see `grammars/README.md`) may
+//! be replaced by one of its *targets*: its nearest descendants of the same
+//! class, found here once per tree.
+
+use crate::mask::Mask;
+use crate::tree::{flags, Action, NodeId, Tree};
+
+const NONE: u32 = u32::MAX;
+
+/// The units of a tree, grouped by level.
+#[derive(Debug)]
+pub struct Units {
+    /// Units of each level, in source order.
+    levels: Vec<Vec<NodeId>>,
+    /// The nearest unit ancestor of each node (`NONE` at the top).
+    up: Vec<u32>,
+    /// Whether each node is a unit.
+    unit: Vec<bool>,
+    /// Subtree ends, to tell whether a node is inside another.
+    subtree_end: Vec<u32>,
+    /// Hoistable nodes in preorder, each with the range of its targets in `targets`.
+    hoistable: Vec<(NodeId, std::ops::Range<u32>)>,
+    targets: Vec<NodeId>,
+}
+
+impl Units {
+    pub fn new(tree: &Tree) -> Units {
+        let nodes = tree.nodes();
+        let mut levels: Vec<Vec<NodeId>> = Vec::new();
+        let mut up = vec![NONE; nodes.len()];
+        let mut unit = vec![false; nodes.len()];
+        // (subtree end, nearest unit at or above, its level)
+        let mut stack: Vec<(u32, u32, usize)> = Vec::new();
+        for (i, n) in nodes.iter().enumerate() {
+            while stack.last().is_some_and(|&(end, _, _)| end <= i as u32) {
+                stack.pop();
+            }
+            let (above, above_level) = stack.last().map_or((NONE, 0), |&(_, u, l)| (u, l));
+            up[i] = above;
+            let is_unit = n.action != Action::Keep
+                && !n.is_empty()
+                && (above == NONE || !same_effect(tree, above, i as u32));
+            let (mark, level) = if is_unit {
+                let level = if above == NONE { 0 } else { above_level + 1 };
+                if levels.len() <= level {
+                    levels.resize_with(level + 1, Vec::new);
+                }
+                levels[level].push(NodeId(i as u32));
+                unit[i] = true;
+                (i as u32, level)
+            } else {
+                (above, above_level)
+            };
+            stack.push((n.subtree_end, mark, level));
+        }
+        let (hoistable, targets) = hoist_targets(tree);
+        let subtree_end = nodes.iter().map(|n| n.subtree_end).collect();
+        Units { levels, up, unit, subtree_end, hoistable, targets }
+    }
+
+    /// The `i`-th hoistable node (in preorder) and its targets.
+    pub fn hoistable(&self, i: usize) -> Option<(NodeId, &[NodeId])> {
+        let (n, r) = self.hoistable.get(i)?;
+        Some((*n, &self.targets[r.start as usize..r.end as usize]))
+    }
+
+    /// Number of hoistable nodes.
+    pub fn hoistable_count(&self) -> usize {
+        self.hoistable.len()
+    }
+
+    fn contains(&self, outer: NodeId, inner: NodeId) -> bool {
+        outer.0 <= inner.0 && inner.0 < self.subtree_end[outer.index()]
+    }
+
+    /// Number of HDD levels.
+    pub fn depth(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// The units of one level, in source order.
+    pub fn level(&self, level: usize) -> &[NodeId] {
+        &self.levels[level]
+    }
+
+    pub fn is_unit(&self, id: NodeId) -> bool {
+        self.unit[id.index()]
+    }
+
+    /// Total number of units.
+    pub fn count(&self) -> usize {
+        self.levels.iter().map(Vec::len).sum()
+    }
+
+    /// Whether a node is still in the candidate: neither it nor a unit above
+    /// it is off, and no hoist dropped it.
+    pub fn is_present(&self, id: NodeId, mask: &Mask) -> bool {
+        let mut at = id.0;
+        while at != NONE {
+            if mask.is_off(NodeId(at)) {
+                return false;
+            }
+            at = self.up[at as usize];
+        }
+        !mask
+            .hoists()
+            .iter()
+            .any(|&(n, d)| n != id && self.contains(n, id) && !self.contains(d, id))
+    }
+
+    /// The units of `level` still present under `mask`.
+    pub fn present_at(&self, level: usize, mask: &Mask) -> Vec<NodeId> {
+        self.levels[level].iter().copied().filter(|&u| self.is_present(u, mask)).collect()
+    }
+
+    /// Every unit still present under `mask`, level by level (BFS order).
+    pub fn present_bfs(&self, mask: &Mask) -> Vec<NodeId> {
+        (0..self.depth()).flat_map(|l| self.present_at(l, mask)).collect()
+    }
+}
+
+/// Whether switching off `b` (inside `a`) changes the text exactly as switching off `a` does.
+fn same_effect(tree: &Tree, a: u32, b: u32) -> bool {
+    let (a, b) = (tree.node(NodeId(a)), tree.node(NodeId(b)));
+    if a.has(flags::ELEMENT) || b.has(flags::ELEMENT) {
+        return false;
+    }
+    match (a.action, b.action) {
+        (Action::Delete, Action::Delete) => a.lead == b.lead && a.end == b.end,
+        (Action::Replace(x), Action::Replace(y)) => {
+            a.start == b.start && a.end == b.end && tree.replacement(x) == tree.replacement(y)
+        }
+        _ => false,
+    }
+}
+
+/// Every hoistable node with its targets: the nearest descendants of its class
+/// that are not empty, not kept by a rule and not the same bytes as it.
+fn hoist_targets(tree: &Tree) -> (Vec<(NodeId, std::ops::Range<u32>)>, Vec<NodeId>) {
+    let nodes = tree.nodes();
+    let mut hoistable = Vec::new();
+    let mut targets = Vec::new();
+    for (i, n) in nodes.iter().enumerate() {
+        if n.hoist == 0 || n.is_empty() {
+            continue;
+        }
+        let class = 1u8 << (n.hoist - 1);
+        let first = targets.len() as u32;
+        let mut d = i as u32 + 1;
+        while d < n.subtree_end {
+            let c = &nodes[d as usize];
+            if c.member & class != 0 && !c.is_empty() && !c.has(flags::KEPT) && c.has(flags::NAMED)
+            {
+                if (c.start, c.end) != (n.start, n.end) {
+                    targets.push(NodeId(d));
+                }
+                d = c.subtree_end;
+            } else {
+                d += 1;
+            }
+        }
+        if targets.len() as u32 > first {
+            hoistable.push((NodeId(i as u32), first..targets.len() as u32));
+        }
+    }
+    (hoistable, targets)
+}

@@ -1,0 +1,303 @@
+//! One reduction from start to end: check the input, check the test, run the
+//! passes, re-check the result.
+//!
+//! The passes: HDD, HDD* or HDD+ ([`Algorithm`]). Between passes the current
+//! best text is parsed again, so every pass works on a tree that matches the
+//! text (after replacements, say) and that gets smaller as the input does.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+
+use crate::error::{exit, Fatal};
+use crate::frontend::{Frontend, LangInfo};
+use crate::mask::Mask;
+use crate::oracle::runner::{Outcome, Runner, Stop};
+use crate::oracle::{Evaluator, Guard, Settings};
+use crate::output::Output;
+use crate::progress::Progress;
+use crate::reduce::hdd::Algorithm;
+use crate::reduce::{self, Ddmin, Hdd, Hoist, OneMinimal, Search, Units};
+use crate::stats::Stats;
+use crate::tree::Tree;
+
+/// A validated reduction request (built by [`crate::cli`]).
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub input: PathBuf,
+    pub output: PathBuf,
+    pub in_place: bool,
+    pub lang: &'static LangInfo,
+    /// Absolute path of the test.
+    pub test: PathBuf,
+    pub timeout: Duration,
+    pub jobs: usize,
+    pub algorithm: Algorithm,
+    pub ddmin: Ddmin,
+    pub syntax_guard: bool,
+    /// Run the hoisting pass after the algorithm.
+    pub hoist: bool,
+    pub max_time: Option<Duration>,
+    /// Draw the progress line.
+    pub progress: bool,
+    /// Print nothing but errors.
+    pub quiet: bool,
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// The algorithm finished.
+    Finished,
+    /// `--max-time` ran out.
+    TimeUp,
+    /// A signal (Ctrl-C) stopped it.
+    Signal(i32),
+}
+
+/// What a run did, for the summary.
+#[derive(Debug)]
+pub struct Summary {
+    pub stats: Stats,
+    pub ended: Ended,
+    /// The test did not find the result interesting on re-check.
+    pub flaky: bool,
+    pub output: PathBuf,
+    /// The result is empty or only whitespace.
+    pub trivial: bool,
+}
+
+impl Summary {
+    /// The exit code `main` should use.
+    pub fn exit_code(&self) -> u8 {
+        match self.ended {
+            Ended::Signal(s) => (128 + s).clamp(0, 255) as u8,
+            _ if self.flaky => exit::FLAKY,
+            _ => exit::OK,
+        }
+    }
+}
+
+/// Reads the input, refusing what cannot be reduced.
+pub fn read_input(path: &Path) -> Result<Vec<u8>> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| Fatal::usage(format!("cannot read {}: {e}", path.display())))?;
+    if bytes.is_empty() {
+        return Err(Fatal::usage(format!(
+            "{} is empty: there is nothing to reduce",
+            path.display()
+        )));
+    }
+    if bytes.contains(&0) {
+        return Err(Fatal::usage(format!(
+            "{} looks binary (it contains NUL bytes); hdd reduces text formats",
+            path.display()
+        )));
+    }
+    Ok(bytes)
+}
+
+/// Runs one reduction.
+pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
+    let input = read_input(&config.input)?;
+    let frontend = config.lang.frontend()?;
+    let file_name: OsString =
+        config.input.file_name().map(|n| n.to_os_string()).unwrap_or_else(|| "input".into());
+    let runner = Runner::new(config.test.clone(), file_name, config.timeout, stop.clone())?;
+    let progress = Progress::new(config.progress, config.quiet);
+    progress.println(&format!(
+        "hdd: checking that {} finds {} interesting",
+        config.test.display(),
+        config.input.display()
+    ));
+    check_original(&runner, config, &input)?;
+
+    let output = Output::prepare(&config.input, &config.output, config.in_place)?;
+    if !config.in_place {
+        output.write(&input)?;
+    }
+    let started = Instant::now();
+    let tree = Arc::new(frontend.parse(Arc::from(input.as_slice())));
+    let guard =
+        config.syntax_guard.then(|| Guard { frontend: &*frontend, allowed: tree.error_count() });
+    let settings = Settings {
+        guard,
+        jobs: config.jobs,
+        deadline: config.max_time.map(|t| started + t),
+        progress,
+    };
+    let mut ev =
+        Evaluator::new(&runner, settings, tree.clone(), Box::new(|b: &[u8]| output.write(b)));
+    ev.stats_mut().set_phase("hdd");
+    passes(config, &*frontend, tree, &mut ev);
+    ev.progress().clear();
+    if let Some(e) = ev.take_error() {
+        return Err(e);
+    }
+
+    let best = ev.best().clone();
+    let ended = match (stop.signal(), stop.is_time_up()) {
+        (Some(s), _) => Ended::Signal(s),
+        (None, true) => Ended::TimeUp,
+        (None, false) => Ended::Finished,
+    };
+    // every result is re-checked: a flaky test is reported, not trusted
+    let flaky = if ended == Ended::Finished && *best != *input {
+        let report = runner.run(&best, false, None)?;
+        report.outcome != Outcome::Interesting && report.outcome != Outcome::Cancelled
+    } else {
+        false
+    };
+    let mut stats = ev.stats().clone();
+    stats.final_bytes = best.len() as u64;
+    stats.finish();
+    Ok(Summary {
+        stats,
+        ended,
+        flaky,
+        output: output.path().to_path_buf(),
+        trivial: best.iter().all(u8::is_ascii_whitespace),
+    })
+}
+
+/// Runs the test on the original; an uninteresting original is an error with
+/// a way to check the test by hand.
+fn check_original(runner: &Runner, config: &Config, input: &[u8]) -> Result<()> {
+    let report = runner.run(input, true, None)?;
+    if report.outcome == Outcome::Interesting {
+        return Ok(());
+    }
+    if report.outcome == Outcome::Cancelled {
+        return Err(anyhow::Error::new(Fatal {
+            code: exit::INTERRUPTED,
+            message: "interrupted while checking the original input".into(),
+        }));
+    }
+    let input_abs = std::fs::canonicalize(&config.input).unwrap_or_else(|_| config.input.clone());
+    let name =
+        config.input.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut msg = format!(
+        "the test does not find the original input interesting: {} {} on {} (interesting means exit code 0)",
+        config.test.display(),
+        match report.outcome {
+            Outcome::Timeout => format!("timed out after {:?} (see --timeout)", config.timeout),
+            o => format!("gave {o}"),
+        },
+        config.input.display(),
+    );
+    msg.push_str(&format!(
+        "\n  check it by hand: (d=$(mktemp -d) && cp {} \"$d/{}\" && cd \"$d\" && {} \"$d/{}\"; echo \"exit code $?\")",
+        shell_quote(&input_abs.to_string_lossy()),
+        name,
+        shell_quote(&config.test.to_string_lossy()),
+        name,
+    ));
+    if let Some(out) = report.output.filter(|o| !o.is_empty()) {
+        let text = String::from_utf8_lossy(&out);
+        let lines: Vec<&str> = text.lines().collect();
+        msg.push_str(&format!("\n  the test printed (last {} lines):", lines.len().min(10)));
+        for line in &lines[lines.len().saturating_sub(10)..] {
+            msg.push_str("\n  | ");
+            msg.push_str(line);
+        }
+    }
+    Err(Fatal::not_interesting(msg))
+}
+
+/// Quotes a string for a POSIX shell when it needs it.
+fn shell_quote(s: &str) -> String {
+    if s.bytes().all(|c| c.is_ascii_alphanumeric() || b"/._-+=:,@".contains(&c)) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// Runs the configured algorithm's passes until done or stopped: the
+/// algorithm, then (unless `--no-hoist`) hoisting and the algorithm again,
+/// as long as hoisting finds something.
+fn passes(config: &Config, frontend: &dyn Frontend, tree: Arc<Tree>, ev: &mut Evaluator<'_>) {
+    let mut p = Passes { config, frontend, ev, tree };
+    if p.algorithm().is_err() || !config.hoist {
+        return;
+    }
+    loop {
+        match p.run(Hoist::new(), "hoist") {
+            Ok(0) | Err(Stopped) => return,
+            Ok(_) => {}
+        }
+        if p.algorithm().is_err() {
+            return;
+        }
+    }
+}
+
+/// The run was stopped (interrupt, `--max-time`, I/O error).
+struct Stopped;
+
+struct Passes<'c, 'e, 'a> {
+    config: &'c Config,
+    frontend: &'c dyn Frontend,
+    ev: &'e mut Evaluator<'a>,
+    /// A parse of the current best.
+    tree: Arc<Tree>,
+}
+
+impl Passes<'_, '_, '_> {
+    /// One run of the configured algorithm.
+    fn algorithm(&mut self) -> Result<(), Stopped> {
+        let hdd = Hdd::new(self.config.ddmin);
+        match self.config.algorithm {
+            Algorithm::Hdd => {
+                self.run(hdd, "hdd")?;
+            }
+            Algorithm::HddStar => while self.run(hdd.clone(), "hdd")? > 0 {},
+            Algorithm::HddPlus => {
+                self.run(hdd, "hdd")?;
+                while self.run(OneMinimal::new(), "1-minimal")? > 0 {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs one search over a fresh parse of the current best; returns the
+    /// number of interesting candidates it committed.
+    fn run<S: Search>(&mut self, search: S, phase: &str) -> Result<usize, Stopped> {
+        if *self.tree.src() != **self.ev.best() {
+            self.tree = Arc::new(self.frontend.parse(self.ev.best().clone()));
+            self.ev.set_tree(self.tree.clone());
+        }
+        let stats = self.ev.stats_mut();
+        stats.set_phase(phase);
+        stats.passes += 1;
+        let units = Units::new(&self.tree);
+        let mut mask = Mask::new(self.tree.len());
+        let outcome = reduce::run(search, &units, &mut mask, self.ev);
+        if outcome.stopped {
+            Err(Stopped)
+        } else {
+            Ok(outcome.successes)
+        }
+    }
+}
+
+/// `--dump-tree`: the parsed tree with kinds, spans, actions and units.
+pub fn dump_tree(path: &Path, lang: &LangInfo) -> Result<String> {
+    let input = read_input(path)?;
+    let frontend = lang.frontend()?;
+    let tree = frontend.parse(Arc::from(input));
+    let units = Units::new(&tree);
+    let mut out = String::new();
+    tree.dump(&mut out, &|id| units.is_unit(id)).context("cannot format the tree")?;
+    out.push_str(&format!(
+        "# {} nodes, {} units on {} levels, {} syntax errors\n",
+        tree.len(),
+        units.count(),
+        units.depth(),
+        tree.error_count()
+    ));
+    Ok(out)
+}

@@ -1,0 +1,152 @@
+//! Counters of a run: what the summary line and `--stats-json` report.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+/// Figures for one phase (and HDD level) of a run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PhaseStats {
+    /// Tests run (the user's test actually executed).
+    pub tests: u64,
+    /// Interesting candidates committed.
+    pub improvements: u64,
+    /// Bytes removed.
+    pub bytes_removed: u64,
+}
+
+/// Counters of a run.
+#[derive(Clone, Debug, Serialize)]
+pub struct Stats {
+    pub original_bytes: u64,
+    pub final_bytes: u64,
+    /// Tests run to completion (interesting or not, timeouts included).
+    pub tests: u64,
+    /// Tests whose answer decided something (the rest were speculation).
+    pub useful_tests: u64,
+    /// Tests that completed but whose answer was not needed.
+    pub wasted: u64,
+    /// Tests killed before they finished because their answer was no longer needed.
+    pub cancelled: u64,
+    /// Candidates answered from the cache.
+    pub cache_hits: u64,
+    /// Candidates rejected by the syntax guard without running the test.
+    pub guard_skips: u64,
+    /// Candidates whose text equalled the current best (no test needed).
+    pub same_text: u64,
+    pub timeouts: u64,
+    /// Interesting candidates committed.
+    pub improvements: u64,
+    /// Passes run (parses of the current best).
+    pub passes: u64,
+    #[serde(serialize_with = "secs")]
+    pub wall_time: Duration,
+    /// Summed over all tests, so it can exceed the wall time with `-j`.
+    #[serde(serialize_with = "secs")]
+    pub test_time: Duration,
+    /// Wall time not spent waiting for tests (an estimate with `-j`).
+    #[serde(serialize_with = "secs")]
+    pub overhead_time: Duration,
+    pub jobs: usize,
+    /// Per phase, and per HDD level within a phase ("hdd/2").
+    pub phases: BTreeMap<String, PhaseStats>,
+    #[serde(skip)]
+    started: Instant,
+    #[serde(skip)]
+    phase: String,
+    #[serde(skip)]
+    level: Option<usize>,
+}
+
+fn secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64((d.as_secs_f64() * 1000.0).round() / 1000.0)
+}
+
+impl Stats {
+    pub fn new(original_bytes: usize, jobs: usize) -> Stats {
+        Stats {
+            original_bytes: original_bytes as u64,
+            final_bytes: original_bytes as u64,
+            tests: 0,
+            useful_tests: 0,
+            wasted: 0,
+            cancelled: 0,
+            cache_hits: 0,
+            guard_skips: 0,
+            same_text: 0,
+            timeouts: 0,
+            improvements: 0,
+            passes: 0,
+            wall_time: Duration::ZERO,
+            test_time: Duration::ZERO,
+            overhead_time: Duration::ZERO,
+            jobs,
+            phases: BTreeMap::new(),
+            started: Instant::now(),
+            phase: String::new(),
+            level: None,
+        }
+    }
+
+    /// Starts a phase ("hdd", "1-minimal", ...).
+    pub fn set_phase(&mut self, phase: &str) {
+        self.phase = phase.to_string();
+        self.level = None;
+    }
+
+    pub fn set_level(&mut self, level: Option<usize>) {
+        self.level = level;
+    }
+
+    /// The label of the current phase and level.
+    pub fn phase_label(&self) -> String {
+        match self.level {
+            Some(l) => format!("{} level {l}", self.phase),
+            None => self.phase.clone(),
+        }
+    }
+
+    fn phase_key(&self) -> String {
+        match self.level {
+            Some(l) => format!("{}/{l}", self.phase),
+            None => self.phase.clone(),
+        }
+    }
+
+    /// Counts a test in the current phase.
+    pub fn count_test(&mut self) {
+        let key = self.phase_key();
+        self.phases.entry(key).or_default().tests += 1;
+    }
+
+    /// Counts an improvement from `before` to `after` bytes in the current phase.
+    pub fn count_improvement(&mut self, before: usize, after: usize) {
+        let key = self.phase_key();
+        let p = self.phases.entry(key).or_default();
+        p.improvements += 1;
+        p.bytes_removed += before.saturating_sub(after) as u64;
+        self.final_bytes = after as u64;
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// Fixes the wall time and the overhead estimate at the end of a run.
+    pub fn finish(&mut self) {
+        self.wall_time = self.started.elapsed();
+        let busy = self.test_time.div_f64(self.jobs.max(1) as f64);
+        self.overhead_time = self.wall_time.saturating_sub(busy);
+    }
+
+    /// Tests per second so far.
+    pub fn rate(&self) -> f64 {
+        let s = self.started.elapsed().as_secs_f64();
+        if s > 0.0 {
+            (self.tests + self.cancelled) as f64 / s
+        } else {
+            0.0
+        }
+    }
+}

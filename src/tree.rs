@@ -1,0 +1,359 @@
+//! The arena parse tree every front-end produces and every pass works on.
+//!
+//! A [`Tree`] owns the original bytes and a `Vec<Node>` in preorder: a node's
+//! descendants are exactly the ids `id + 1 .. subtree_end`, so children and
+//! subtrees need no pointer lists and "skip this subtree" is one jump. Nodes hold
+//! byte spans into the original, never strings of their own.
+//!
+//! Invariants (checked by `debug_assert`s in [`TreeBuilder`] and by tests):
+//! - ids are preorder, node 0 is the root, spans nest (a child lies inside its parent);
+//! - `lead <= start <= end`, and `lead` never reaches back past the previous
+//!   sibling's end or the parent's start, so the cut spans of any two nodes are
+//!   either nested or disjoint (the unparser relies on this);
+//! - the bytes outside the root's span, and between nodes, are kept verbatim.
+
+use std::fmt;
+use std::sync::Arc;
+
+/// Index of a node in its [`Tree`]; ids are assigned in preorder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// What switching a node off does to the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// The node cannot change: switching it off is never proposed.
+    Keep,
+    /// The node and its leading whitespace disappear.
+    Delete,
+    /// The node's text is replaced by `Tree::replacement(index)`.
+    Replace(u16),
+}
+
+/// Per-node flags.
+pub mod flags {
+    /// A named node (as opposed to an anonymous token such as `;`).
+    pub const NAMED: u8 = 1;
+    /// An "extra" such as a comment, allowed anywhere by the grammar.
+    pub const EXTRA: u8 = 1 << 1;
+    /// A syntax error node made by the parser's error recovery.
+    pub const ERROR: u8 = 1 << 2;
+    /// A zero-width token the parser inserted to recover from an error.
+    pub const MISSING: u8 = 1 << 3;
+    /// A separated list (e.g. an argument list): its separators follow its elements.
+    pub const LIST: u8 = 1 << 4;
+    /// An element of the parent [`LIST`].
+    pub const ELEMENT: u8 = 1 << 5;
+    /// A separator token of the parent [`LIST`].
+    pub const SEPARATOR: u8 = 1 << 6;
+    /// Kept by a rule of the grammar data: never switched off, never hoisted.
+    pub const KEPT: u8 = 1 << 7;
+}
+
+/// One node of the arena: a kind, a byte span and what may happen to it.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub kind: u16,
+    pub flags: u8,
+    /// The hoisting class (1-based) this node may be replaced within: its slot
+    /// accepts the class and its kind belongs to it; 0 for none.
+    pub hoist: u8,
+    /// Bitmask of the hoisting classes the node's kind belongs to.
+    pub member: u8,
+    pub action: Action,
+    pub parent: u32,
+    /// Start of the whitespace that precedes the node and goes with it when deleted.
+    pub lead: u32,
+    pub start: u32,
+    pub end: u32,
+    /// One past the id of the last descendant.
+    pub subtree_end: u32,
+}
+
+impl Node {
+    pub fn has(&self, flag: u8) -> bool {
+        self.flags & flag != 0
+    }
+
+    pub fn len(&self) -> usize {
+        (self.end - self.start) as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+}
+
+/// Names of the node kinds of one language, shared by every tree of it.
+#[derive(Debug, Default)]
+pub struct KindNames {
+    names: Vec<Box<str>>,
+}
+
+impl KindNames {
+    pub fn new(names: Vec<Box<str>>) -> KindNames {
+        KindNames { names }
+    }
+
+    pub fn name(&self, kind: u16) -> &str {
+        match kind {
+            ERROR_KIND => "ERROR",
+            _ => self.names.get(kind as usize).map_or("?", |n| n),
+        }
+    }
+}
+
+/// The kind every front-end uses for syntax error nodes.
+pub const ERROR_KIND: u16 = u16::MAX;
+
+/// A parsed input: the original bytes and the arena of nodes over them.
+#[derive(Clone)]
+pub struct Tree {
+    src: Arc<[u8]>,
+    nodes: Vec<Node>,
+    kinds: Arc<KindNames>,
+    replacements: Arc<[Box<[u8]>]>,
+    errors: usize,
+}
+
+impl Tree {
+    pub fn src(&self) -> &[u8] {
+        &self.src
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    pub fn kind_name(&self, kind: u16) -> &str {
+        self.kinds.name(kind)
+    }
+
+    /// The text a node with `Action::Replace(index)` is replaced by.
+    pub fn replacement(&self, index: u16) -> &[u8] {
+        &self.replacements[index as usize]
+    }
+
+    /// Syntax errors (error and missing nodes) the parser reported.
+    pub fn error_count(&self) -> usize {
+        self.errors
+    }
+
+    /// The original bytes of a node.
+    pub fn text(&self, id: NodeId) -> &[u8] {
+        let n = self.node(id);
+        &self.src[n.start as usize..n.end as usize]
+    }
+
+    /// The children of `id`, in order.
+    pub fn children(&self, id: NodeId) -> Children<'_> {
+        Children { tree: self, next: id.0 + 1, end: self.node(id).subtree_end }
+    }
+
+    /// Writes the tree, one node per line, for `--dump-tree`.
+    pub fn dump(&self, out: &mut dyn fmt::Write, is_unit: &dyn Fn(NodeId) -> bool) -> fmt::Result {
+        let mut depth = Vec::<u32>::new(); // subtree ends of the open ancestors
+        for (i, n) in self.nodes.iter().enumerate() {
+            while depth.last().is_some_and(|&e| e <= i as u32) {
+                depth.pop();
+            }
+            let id = NodeId(i as u32);
+            let action = match n.action {
+                Action::Keep => String::new(),
+                Action::Delete => " delete".to_string(),
+                Action::Replace(r) => {
+                    format!(" replace={:?}", String::from_utf8_lossy(self.replacement(r)))
+                }
+            };
+            let mut marks = String::new();
+            for (flag, name) in [
+                (flags::EXTRA, " extra"),
+                (flags::ERROR, " error"),
+                (flags::MISSING, " missing"),
+                (flags::LIST, " list"),
+                (flags::ELEMENT, " element"),
+                (flags::SEPARATOR, " separator"),
+                (flags::KEPT, " kept"),
+            ] {
+                if n.has(flag) {
+                    marks.push_str(name);
+                }
+            }
+            if n.hoist != 0 {
+                marks.push_str(&format!(" hoist={}", n.hoist));
+            }
+            let unit = if is_unit(id) { " UNIT" } else { "" };
+            let name = self.kind_name(n.kind);
+            let name = if n.has(flags::NAMED) { name.to_string() } else { format!("{name:?}") };
+            write!(
+                out,
+                "{:indent$}{name} {}..{}{action}{marks}{unit}",
+                "",
+                n.start,
+                n.end,
+                indent = 2 * depth.len()
+            )?;
+            if n.subtree_end == id.0 + 1 && n.len() <= 40 {
+                write!(out, " {:?}", String::from_utf8_lossy(self.text(id)))?;
+            }
+            writeln!(out)?;
+            depth.push(n.subtree_end);
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Tree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tree")
+            .field("bytes", &self.src.len())
+            .field("nodes", &self.nodes.len())
+            .field("errors", &self.errors)
+            .finish()
+    }
+}
+
+/// Iterator over the children of a node.
+#[derive(Debug)]
+pub struct Children<'t> {
+    tree: &'t Tree,
+    next: u32,
+    end: u32,
+}
+
+impl Iterator for Children<'_> {
+    type Item = NodeId;
+
+    fn next(&mut self) -> Option<NodeId> {
+        if self.next >= self.end {
+            return None;
+        }
+        let id = NodeId(self.next);
+        self.next = self.tree.node(id).subtree_end;
+        Some(id)
+    }
+}
+
+/// Builds a [`Tree`] in preorder: `open` a node, add its children, `close` it.
+#[derive(Debug)]
+pub struct TreeBuilder {
+    src: Arc<[u8]>,
+    nodes: Vec<Node>,
+    open: Vec<u32>,
+    errors: usize,
+}
+
+impl TreeBuilder {
+    pub fn new(src: Arc<[u8]>) -> TreeBuilder {
+        TreeBuilder { src, nodes: Vec::new(), open: Vec::new(), errors: 0 }
+    }
+
+    /// Opens a child of the innermost open node (or the root) and returns its id.
+    pub fn open(&mut self, kind: u16, flags: u8, start: usize, end: usize) -> NodeId {
+        let id = self.nodes.len() as u32;
+        let parent = self.open.last().copied().unwrap_or(u32::MAX);
+        debug_assert!(start <= end && end <= self.src.len());
+        if let Some(p) = self.nodes.get(parent as usize) {
+            debug_assert!(
+                p.start as usize <= start && end <= p.end as usize,
+                "child outside parent"
+            );
+        }
+        if flags & (flags::ERROR | flags::MISSING) != 0 {
+            self.errors += 1;
+        }
+        self.nodes.push(Node {
+            kind,
+            flags,
+            hoist: 0,
+            member: 0,
+            action: Action::Keep,
+            parent,
+            lead: start as u32,
+            start: start as u32,
+            end: end as u32,
+            subtree_end: id + 1,
+        });
+        self.open.push(id);
+        NodeId(id)
+    }
+
+    /// Closes the innermost open node.
+    pub fn close(&mut self) {
+        let id = self.open.pop().expect("close without open");
+        self.nodes[id as usize].subtree_end = self.nodes.len() as u32;
+    }
+
+    /// The innermost open node.
+    pub fn current(&self) -> Option<NodeId> {
+        self.open.last().map(|&i| NodeId(i))
+    }
+
+    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id.index()]
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+
+    /// Sets the syntax error count, for front-ends that count errors the tree
+    /// does not hold as nodes (inside atomic nodes, say).
+    pub fn set_error_count(&mut self, errors: usize) {
+        self.errors = errors;
+    }
+
+    /// Finishes the tree: computes each node's leading whitespace.
+    pub fn finish(mut self, kinds: Arc<KindNames>, replacements: Arc<[Box<[u8]>]>) -> Tree {
+        while !self.open.is_empty() {
+            self.close();
+        }
+        compute_leads(&self.src, &mut self.nodes);
+        Tree { src: self.src, nodes: self.nodes, kinds, replacements, errors: self.errors }
+    }
+}
+
+/// Sets `lead` to the start of the whitespace run before each node, bounded by
+/// the end of its previous sibling (or the start of its parent).
+fn compute_leads(src: &[u8], nodes: &mut [Node]) {
+    // bound[i]: where node i's leading whitespace may begin
+    let mut bound = vec![0u32; nodes.len()];
+    for i in 0..nodes.len() {
+        let (start, subtree_end) = (nodes[i].start, nodes[i].subtree_end);
+        // the first child starts its search at this node's start; each later
+        // child at the previous sibling's end
+        let mut child = i as u32 + 1;
+        let mut limit = start;
+        while child < subtree_end {
+            bound[child as usize] = limit;
+            limit = limit.max(nodes[child as usize].end);
+            child = nodes[child as usize].subtree_end;
+        }
+    }
+    for (i, n) in nodes.iter_mut().enumerate() {
+        let lo = if n.parent == u32::MAX { 0 } else { bound[i] };
+        let mut lead = n.start;
+        while lead > lo && src[lead as usize - 1].is_ascii_whitespace() {
+            lead -= 1;
+        }
+        n.lead = lead;
+    }
+}

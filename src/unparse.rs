@@ -1,0 +1,389 @@
+//! Turns a tree and a mask back into bytes: the candidate the user's test sees.
+//!
+//! Every candidate goes through here, so it is built to cost about a `memcpy` of
+//! its output: the switched-off nodes are collected as a sorted list of *cuts*
+//! (byte ranges of the original, each dropped or replaced by a short text), and
+//! the output is the original with those ranges cut out. No per-node walk of the
+//! kept part, no per-token printing.
+//!
+//! Rules, all tested:
+//! - with nothing switched off the output is the input, byte for byte;
+//! - a deleted node takes its leading whitespace with it; a replaced node keeps it;
+//! - in a separated list, deleting elements also deletes separators so that
+//!   exactly one separator stands between consecutive kept elements and none
+//!   dangles (`[1,2,3]` minus `2` is `[1,3]`, minus `3` is `[1,2]`); when the
+//!   first elements go, the first kept one takes over the old first one's
+//!   leading whitespace (`f(a, b)` minus `a` is `f(b)`);
+//! - a hoisted node keeps its leading whitespace and becomes the text of its
+//!   chosen descendant (`if (c) { s; }` becomes `{ s; }`);
+//! - two tokens that were apart in the input are never glued together by a cut
+//!   (`int a` never becomes `inta`): a space is put between them.
+
+use crate::mask::Mask;
+use crate::tree::{flags, Action, NodeId, Tree};
+
+/// A byte range of the original to drop, and what to write instead.
+#[derive(Clone, Copy, Debug)]
+struct Cut {
+    start: u32,
+    end: u32,
+    with: With,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum With {
+    Nothing,
+    Replacement(u16),
+    /// A range of the original (used to move leading whitespace).
+    Original(u32, u32),
+}
+
+/// Reusable scratch space for unparsing; keep one per thread.
+#[derive(Debug, Default)]
+pub struct Unparser {
+    cuts: Vec<Cut>,
+    lists: Vec<u32>,
+}
+
+impl Unparser {
+    pub fn new() -> Unparser {
+        Unparser::default()
+    }
+
+    /// Writes the candidate for `mask` into `out` (which is cleared first).
+    pub fn unparse(&mut self, tree: &Tree, mask: &Mask, out: &mut Vec<u8>) {
+        out.clear();
+        self.collect_cuts(tree, mask);
+        let src = tree.src();
+        let mut pos = 0usize;
+        let mut after_cut = false;
+        for cut in &self.cuts {
+            let (start, end) = (cut.start as usize, cut.end as usize);
+            if start < pos && end <= pos {
+                continue; // inside an earlier cut
+            }
+            let start = start.max(pos);
+            push(out, &src[pos..start], after_cut);
+            let text: &[u8] = match cut.with {
+                With::Nothing => &[],
+                With::Replacement(r) => tree.replacement(r),
+                With::Original(s, e) => &src[s as usize..e as usize],
+            };
+            push(out, text, true);
+            after_cut = true;
+            pos = end;
+        }
+        push(out, &src[pos..], after_cut);
+    }
+
+    /// Fills `self.cuts` with the maximal cuts of `mask`, sorted by start.
+    fn collect_cuts(&mut self, tree: &Tree, mask: &Mask) {
+        self.cuts.clear();
+        self.lists.clear();
+        let nodes = tree.nodes();
+        let mut next = mask.next_off(0);
+        while let Some(id) = next {
+            let n = &nodes[id.index()];
+            match n.action {
+                Action::Delete => {
+                    self.cuts.push(Cut { start: n.lead, end: n.end, with: With::Nothing })
+                }
+                Action::Replace(r) => {
+                    self.cuts.push(Cut { start: n.start, end: n.end, with: With::Replacement(r) })
+                }
+                Action::Keep => debug_assert!(false, "node {} cannot be switched off", id.0),
+            }
+            if n.has(flags::ELEMENT) {
+                self.lists.push(n.parent);
+            }
+            // descendants of an off node are gone with it
+            next = mask.next_off(n.subtree_end);
+        }
+        let mut sort = false;
+        if !self.lists.is_empty() {
+            self.lists.sort_unstable();
+            self.lists.dedup();
+            for i in 0..self.lists.len() {
+                let list = NodeId(self.lists[i]);
+                self.separator_cuts(tree, mask, list);
+            }
+            sort = true;
+        }
+        for &(n, d) in mask.hoists() {
+            // all of n but d goes; n keeps its leading whitespace
+            let (n, d) = (&nodes[n.index()], &nodes[d.index()]);
+            self.cuts.push(Cut { start: n.start, end: d.start, with: With::Nothing });
+            self.cuts.push(Cut { start: d.end, end: n.end, with: With::Nothing });
+            sort = true;
+        }
+        if sort {
+            // an enclosing cut before the cuts inside it, which are then skipped
+            self.cuts.sort_unstable_by_key(|c| (c.start, std::cmp::Reverse(c.end)));
+        }
+    }
+
+    /// Adds the cuts that keep the separators of `list` right for `mask`.
+    fn separator_cuts(&mut self, tree: &Tree, mask: &Mask, list: NodeId) {
+        let nodes = tree.nodes();
+        let last_kept = tree
+            .children(list)
+            .filter(|&c| nodes[c.index()].has(flags::ELEMENT) && !mask.is_off(c))
+            .last();
+        let mut first_element: Option<NodeId> = None;
+        let mut seen_kept = false;
+        // whether the last element or separator seen was an element, and if so
+        // whether it is kept
+        let mut prev_element: Option<bool> = None;
+        let mut after_last_kept = false;
+        for c in tree.children(list) {
+            let n = &nodes[c.index()];
+            if n.has(flags::ELEMENT) {
+                let kept = !mask.is_off(c);
+                let first = *first_element.get_or_insert(c);
+                if kept && !seen_kept {
+                    seen_kept = true;
+                    if first != c {
+                        // the new first element takes the old first one's leading whitespace
+                        let f = &nodes[first.index()];
+                        if n.lead < n.start || f.lead < f.start {
+                            self.cuts.push(Cut {
+                                start: n.lead,
+                                end: n.start,
+                                with: With::Original(f.lead, f.start),
+                            });
+                        }
+                    }
+                }
+                prev_element = Some(kept);
+                if Some(c) == last_kept {
+                    after_last_kept = true;
+                }
+            } else if n.has(flags::SEPARATOR) {
+                let keep = match prev_element {
+                    // a separator right after a kept element survives if another
+                    // kept element follows, or if it is the list's trailing one
+                    Some(true) => !after_last_kept || !has_element_after(tree, list, c),
+                    Some(false) => false,
+                    // a leading or doubled separator is not ours to judge
+                    None => true,
+                };
+                if !keep {
+                    self.cuts.push(Cut { start: n.lead, end: n.end, with: With::Nothing });
+                }
+                prev_element = None;
+            }
+        }
+    }
+}
+
+fn has_element_after(tree: &Tree, list: NodeId, sep: NodeId) -> bool {
+    let end = tree.node(list).subtree_end;
+    let mut c = tree.node(sep).subtree_end;
+    while c < end {
+        if tree.node(NodeId(c)).has(flags::ELEMENT) {
+            return true;
+        }
+        c = tree.node(NodeId(c)).subtree_end;
+    }
+    false
+}
+
+/// Appends `chunk`. At a cut (`join`), the whitespace on either side is
+/// merged so that deletions leave no runs of blank lines (the side with more
+/// line breaks wins, keeping the right side's indentation), and a space goes
+/// between two tokens that would otherwise glue into one.
+fn push(out: &mut Vec<u8>, chunk: &[u8], join: bool) {
+    if chunk.is_empty() {
+        return;
+    }
+    if !join {
+        out.extend_from_slice(chunk);
+        return;
+    }
+    let left = out.iter().rev().take_while(|c| c.is_ascii_whitespace()).count();
+    let right = chunk.iter().take_while(|c| c.is_ascii_whitespace()).count();
+    if left == out.len() {
+        // nothing but whitespace before: whitespace left at the start of the
+        // file by a deletion goes too
+        out.clear();
+        out.extend_from_slice(&chunk[right..]);
+        return;
+    }
+    if left == 0 && right == 0 {
+        if let (Some(&a), Some(&b)) = (out.last(), chunk.first()) {
+            if would_glue(a, b) {
+                out.push(b' ');
+            }
+        }
+        out.extend_from_slice(chunk);
+        return;
+    }
+    let lines = |ws: &[u8]| ws.iter().filter(|&&c| c == b'\n').count();
+    let (left_lines, right_lines) = (lines(&out[out.len() - left..]), lines(&chunk[..right]));
+    if right_lines >= left_lines && (right_lines > 0 || left == 0) {
+        // the right side's whitespace, with its indentation
+        out.truncate(out.len() - left);
+        out.extend_from_slice(chunk);
+    } else if right_lines == 0 {
+        // spacing inside a line next to a line break, or two spacings: one is enough
+        out.extend_from_slice(&chunk[right..]);
+    } else {
+        // more line breaks on the left: keep those, and the right's indentation
+        let right_ws = &chunk[..right];
+        let indent = right_ws.iter().rposition(|&c| c == b'\n').map_or(0, |i| right - i - 1);
+        let left_ws = &out[out.len() - left..];
+        let keep = left_ws.iter().rposition(|&c| c == b'\n').map_or(left, |i| i + 1);
+        out.truncate(out.len() - left + keep);
+        out.extend_from_slice(&chunk[right - indent..]);
+    }
+}
+
+/// Whether `a` directly followed by `b` could read as one token where two were meant.
+fn would_glue(a: u8, b: u8) -> bool {
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
+    let op = |c: u8| b"+-*/%<>=&|!^~.:?#".contains(&c);
+    (word(a) && word(b)) || (op(a) && op(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::{KindNames, TreeBuilder};
+    use std::sync::Arc;
+
+    /// Builds a flat list `[e,e,e]`-style tree from a string: every
+    /// alphanumeric run is an element, every `,` a separator.
+    fn list_tree(src: &str) -> Tree {
+        let mut b = TreeBuilder::new(Arc::from(src.as_bytes()));
+        b.open(0, flags::NAMED | flags::LIST, 0, src.len());
+        let bytes = src.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i].is_ascii_alphanumeric() {
+                let s = i;
+                while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+                    i += 1;
+                }
+                let id = b.open(1, flags::NAMED | flags::ELEMENT, s, i);
+                b.node_mut(id).action = Action::Delete;
+                b.close();
+            } else {
+                if bytes[i] == b',' {
+                    b.open(2, flags::SEPARATOR, i, i + 1);
+                    b.close();
+                }
+                i += 1;
+            }
+        }
+        b.finish(Arc::new(KindNames::default()), Arc::from(Vec::new()))
+    }
+
+    fn unparse_without(tree: &Tree, off: &[u32]) -> String {
+        let mut mask = Mask::new(tree.len());
+        for &i in off {
+            mask.set_off(NodeId(i));
+        }
+        let mut out = Vec::new();
+        Unparser::new().unparse(tree, &mask, &mut out);
+        String::from_utf8(out).expect("utf-8")
+    }
+
+    /// The element node ids of a `list_tree`, in order.
+    fn elements(tree: &Tree) -> Vec<u32> {
+        (0..tree.len() as u32).filter(|&i| tree.node(NodeId(i)).has(flags::ELEMENT)).collect()
+    }
+
+    #[test]
+    fn all_kept_is_the_input() {
+        let t = list_tree("[ a, b ,c ]");
+        assert_eq!(unparse_without(&t, &[]), "[ a, b ,c ]");
+    }
+
+    #[test]
+    fn deleting_list_elements_keeps_separators_right() {
+        let t = list_tree("[1,2,3]");
+        let e = elements(&t);
+        assert_eq!(unparse_without(&t, &[e[1]]), "[1,3]");
+        assert_eq!(unparse_without(&t, &[e[2]]), "[1,2]");
+        assert_eq!(unparse_without(&t, &[e[0]]), "[2,3]");
+        assert_eq!(unparse_without(&t, &[e[1], e[2]]), "[1]");
+        assert_eq!(unparse_without(&t, &[e[0], e[1]]), "[3]");
+        assert_eq!(unparse_without(&t, &[e[0], e[2]]), "[2]");
+        assert_eq!(unparse_without(&t, &e), "[]");
+    }
+
+    #[test]
+    fn prefix_deletion_moves_the_leading_whitespace() {
+        let t = list_tree("(a, b, c)");
+        let e = elements(&t);
+        assert_eq!(unparse_without(&t, &[e[0]]), "(b, c)");
+        assert_eq!(unparse_without(&t, &[e[0], e[1]]), "(c)");
+        let t = list_tree("[\n  a,\n  b\n]");
+        let e = elements(&t);
+        assert_eq!(unparse_without(&t, &[e[0]]), "[\n  b\n]");
+        assert_eq!(unparse_without(&t, &[e[1]]), "[\n  a\n]");
+    }
+
+    #[test]
+    fn trailing_separator_stays_with_the_last_element() {
+        let t = list_tree("[1,2,]");
+        let e = elements(&t);
+        assert_eq!(unparse_without(&t, &[e[0]]), "[2,]");
+        assert_eq!(unparse_without(&t, &[e[1]]), "[1]");
+    }
+
+    #[test]
+    fn every_subset_of_a_list_has_no_dangling_separator() {
+        let t = list_tree("( a , b,c ,d )");
+        let e = elements(&t);
+        for bits in 0u32..16 {
+            let off: Vec<u32> = (0..4).filter(|i| bits >> i & 1 == 1).map(|i| e[i]).collect();
+            let out = unparse_without(&t, &off);
+            let inner = out.trim_start_matches('(').trim_end_matches(')');
+            let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+            if off.len() == 4 {
+                assert_eq!(inner.trim(), "", "{out:?}");
+            } else {
+                assert!(parts.iter().all(|p| !p.is_empty()), "dangling separator in {out:?}");
+                assert_eq!(parts.len(), 4 - off.len(), "{out:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn deletions_leave_no_runs_of_blank_lines() {
+        let mut out = b"a;\n".to_vec();
+        push(&mut out, b"\n\nb;", true);
+        assert_eq!(out, b"a;\n\nb;");
+        let mut out = b"{\n\n".to_vec();
+        push(&mut out, b"\n    x", true);
+        assert_eq!(out, b"{\n\n    x");
+        let mut out = b"f(a ".to_vec();
+        push(&mut out, b" b)", true);
+        assert_eq!(out, b"f(a b)");
+        let mut out = b"int".to_vec();
+        push(&mut out, b"a", true);
+        assert_eq!(out, b"int a");
+        // a deleted first child leaves no stray space
+        let mut out = b"#include <a.h>\n".to_vec();
+        push(&mut out, b" int f;", true);
+        assert_eq!(out, b"#include <a.h>\nint f;");
+        let mut out = Vec::new();
+        push(&mut out, b" int f;", true);
+        assert_eq!(out, b"int f;");
+        let mut out = b"\n".to_vec();
+        push(&mut out, b"\n\n#include <a.h>", true);
+        assert_eq!(out, b"#include <a.h>");
+        let mut out = b"int".to_vec();
+        push(&mut out, b"a", false);
+        assert_eq!(out, b"inta");
+    }
+
+    #[test]
+    fn cuts_never_glue_words() {
+        assert!(would_glue(b't', b'a'));
+        assert!(would_glue(b'+', b'+'));
+        assert!(!would_glue(b'a', b'('));
+        assert!(!would_glue(b';', b'}'));
+    }
+}

@@ -1,0 +1,163 @@
+//! The command line: exit codes and messages for every kind of bad input, and
+//! the promises about the user's files.
+
+use std::fs;
+
+use crate::{hdd, run, scratch, script, stderr};
+
+const C_INPUT: &str = "#include <stdio.h>\n\nstatic int unused(int a) { return a; }\n\nint main(void) {\n    int x = 1;\n    puts(\"needle\");\n    return x;\n}\n";
+
+/// A directory with `bug.c` and an executable test looking for `needle`.
+fn setup() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let dir = scratch();
+    let input = dir.path().join("bug.c");
+    fs::write(&input, C_INPUT).expect("write input");
+    let test = script(&dir.path().join("t.sh"), "grep -q needle \"$1\"");
+    (dir, input, test)
+}
+
+#[test]
+fn a_reduction_writes_the_result_next_to_the_input_and_leaves_the_input_alone() {
+    let (dir, input, test) = setup();
+    let out = run(hdd().arg("-t").arg(&test).arg(&input).arg("-j2"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(&input).expect("input"), C_INPUT);
+    let result = fs::read_to_string(dir.path().join("bug.reduced.c")).expect("result");
+    assert!(result.contains("needle"), "{result}");
+    assert!(result.len() < C_INPUT.len() / 2, "{result:?}");
+    let err = stderr(&out);
+    assert!(err.contains("reduced") && err.contains("tests"), "{err}");
+}
+
+#[test]
+fn missing_input_is_a_usage_error() {
+    let (dir, _, test) = setup();
+    let out = run(hdd().arg("-t").arg(&test).arg(dir.path().join("nope.c")));
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.starts_with("hdd: error: cannot read") && err.contains("nope.c"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn unknown_language_is_a_usage_error_naming_the_known_ones() {
+    let (dir, _, test) = setup();
+    let input = dir.path().join("notes.txt");
+    fs::write(&input, "hello").expect("write");
+    let out = run(hdd().arg("-t").arg(&test).arg(&input));
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("--lang") && err.contains("c, js, json, xml"), "{err}");
+    let out = run(hdd().arg("-t").arg(&test).arg(&input).args(["--lang", "cobol"]));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("unknown language \"cobol\""), "{}", stderr(&out));
+}
+
+#[test]
+fn a_missing_or_non_executable_test_is_a_usage_error() {
+    let (dir, input, _) = setup();
+    let out = run(hdd().arg("-t").arg(dir.path().join("missing.sh")).arg(&input));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("does not exist"), "{}", stderr(&out));
+    let plain = dir.path().join("plain.sh");
+    fs::write(&plain, "exit 0\n").expect("write");
+    let out = run(hdd().arg("-t").arg(&plain).arg(&input));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not executable (chmod +x"), "{}", stderr(&out));
+}
+
+#[test]
+fn empty_and_binary_inputs_are_usage_errors() {
+    let (dir, _, test) = setup();
+    let empty = dir.path().join("empty.c");
+    fs::write(&empty, "").expect("write");
+    let out = run(hdd().arg("-t").arg(&test).arg(&empty));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("is empty"), "{}", stderr(&out));
+    let binary = dir.path().join("blob.c");
+    fs::write(&binary, b"int x;\0\x01\x02").expect("write");
+    let out = run(hdd().arg("-t").arg(&test).arg(&binary));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("looks binary"), "{}", stderr(&out));
+}
+
+#[test]
+fn an_uninteresting_original_stops_with_exit_3_and_a_way_to_check_by_hand() {
+    let (dir, input, _) = setup();
+    let test = script(&dir.path().join("t.sh"), "echo 'compiler said no' >&2\nexit 7");
+    let out = run(hdd().arg("-t").arg(&test).arg(&input));
+    assert_eq!(out.status.code(), Some(3));
+    let err = stderr(&out);
+    assert!(err.contains("does not find the original input interesting"), "{err}");
+    assert!(err.contains("exit code 7"), "{err}");
+    assert!(err.contains("check it by hand: (d=$(mktemp -d)"), "{err}");
+    assert!(err.contains("| compiler said no"), "{err}");
+    assert!(!dir.path().join("bug.reduced.c").exists());
+    assert_eq!(fs::read_to_string(&input).expect("input"), C_INPUT);
+}
+
+#[test]
+fn the_output_may_not_be_the_input_unless_in_place() {
+    let (_dir, input, test) = setup();
+    let out = run(hdd().arg("-t").arg(&test).arg(&input).arg("-o").arg(&input));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--in-place"), "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(&input).expect("input"), C_INPUT);
+}
+
+#[test]
+fn in_place_keeps_the_original_as_orig() {
+    let (dir, input, test) = setup();
+    let out = run(hdd().arg("-t").arg(&test).arg(&input).arg("--in-place"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(dir.path().join("bug.c.orig")).expect("backup"), C_INPUT);
+    let result = fs::read_to_string(&input).expect("result");
+    assert!(result.contains("needle") && result.len() < C_INPUT.len(), "{result}");
+    // a second run would overwrite the backup: refused
+    let out = run(hdd().arg("-t").arg(&test).arg(&input).arg("--in-place"));
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(fs::read_to_string(dir.path().join("bug.c.orig")).expect("backup"), C_INPUT);
+}
+
+#[test]
+fn stats_json_has_the_figures() {
+    let (dir, input, test) = setup();
+    let stats = dir.path().join("stats.json");
+    let out = run(hdd().arg("-t").arg(&test).arg(&input).arg("--stats-json").arg(&stats).arg("-q"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stderr.is_empty(), "-q printed: {}", stderr(&out));
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&stats).expect("stats")).expect("json");
+    assert_eq!(json["original_bytes"], C_INPUT.len());
+    let final_bytes = json["final_bytes"].as_u64().expect("final_bytes");
+    let result = fs::read(dir.path().join("bug.reduced.c")).expect("result");
+    assert_eq!(final_bytes, result.len() as u64);
+    assert!(json["tests"].as_u64().expect("tests") > 0);
+    for key in ["cache_hits", "guard_skips", "wall_time", "test_time", "overhead_time", "phases"] {
+        assert!(json.get(key).is_some(), "no {key} in {json}");
+    }
+}
+
+#[test]
+fn dump_tree_shows_kinds_and_what_may_go() {
+    let (_dir, input, _) = setup();
+    let out = run(hdd().arg("--dump-tree").arg(&input));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("translation_unit 0.."), "{text}");
+    assert!(
+        text.contains("function_definition") && text.contains("delete") && text.contains("UNIT"),
+        "{text}"
+    );
+    assert!(text.contains("replace=\"{}\""), "{text}");
+    assert!(text.lines().last().is_some_and(|l| l.contains("units on")), "{text}");
+}
+
+#[test]
+fn a_result_that_is_empty_gets_a_warning() {
+    let (dir, input, _) = setup();
+    let test = script(&dir.path().join("always.sh"), "exit 0");
+    let out = run(hdd().arg("-t").arg(&test).arg(&input));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("the result is empty"), "{}", stderr(&out));
+}

@@ -1,0 +1,1 @@
+//! The real corpus cases (placeholder until the corpus is final).

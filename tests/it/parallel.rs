@@ -1,0 +1,1 @@
+//! -j determinism (placeholder).

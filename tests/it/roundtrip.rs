@@ -1,0 +1,164 @@
+//! Every corpus file parses into a well-formed tree that unparses to itself,
+//! and candidates of a valid JSON document are always valid JSON.
+
+use std::fs;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use hdd::frontend;
+use hdd::mask::Mask;
+use hdd::reduce::{Proposal, Units};
+use hdd::tree::{NodeId, Tree};
+use hdd::unparse::Unparser;
+
+use crate::root;
+
+/// (language name, input path) of every corpus case.
+fn corpus_inputs() -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    for lang in fs::read_dir(root().join("corpora")).expect("corpora") {
+        let lang = lang.expect("entry").path();
+        if !lang.is_dir() {
+            continue;
+        }
+        for case in fs::read_dir(&lang).expect("lang dir") {
+            let case = case.expect("entry").path();
+            let Ok(env) = fs::read_to_string(case.join("case.env")) else { continue };
+            let input =
+                env.lines().find_map(|l| l.strip_prefix("input=")).expect("input= in case.env");
+            let name = lang.file_name().expect("name").to_string_lossy().into_owned();
+            out.push((name, case.join(input)));
+        }
+    }
+    assert!(out.len() >= 8, "corpus cases missing: {out:?}");
+    out
+}
+
+fn parse(lang: &str, bytes: &[u8]) -> Tree {
+    let fe = frontend::by_name(lang).expect("language").frontend().expect("front-end");
+    fe.parse(Arc::from(bytes))
+}
+
+fn unparse(tree: &Tree, mask: &Mask) -> Vec<u8> {
+    let mut out = Vec::new();
+    Unparser::new().unparse(tree, mask, &mut out);
+    out
+}
+
+/// Spans nest, leading whitespace stays inside the parent, ids are preorder.
+fn check_tree(tree: &Tree, what: &str) {
+    let nodes = tree.nodes();
+    for (i, n) in nodes.iter().enumerate() {
+        assert!(
+            n.lead <= n.start && n.start <= n.end,
+            "{what}: node {i} spans {}..{}..{}",
+            n.lead,
+            n.start,
+            n.end
+        );
+        assert!(n.end as usize <= tree.src().len(), "{what}: node {i} past the end");
+        assert!(
+            n.subtree_end as usize <= nodes.len() && n.subtree_end > i as u32,
+            "{what}: node {i}"
+        );
+        if n.parent != u32::MAX {
+            let p = &nodes[n.parent as usize];
+            assert!(
+                n.parent < i as u32 && n.subtree_end <= p.subtree_end,
+                "{what}: node {i} outside its parent"
+            );
+            assert!(
+                p.start <= n.lead && n.end <= p.end,
+                "{what}: node {i} spans outside its parent"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_corpus_file_round_trips_byte_for_byte() {
+    for (lang, path) in corpus_inputs() {
+        let bytes = fs::read(&path).expect("input");
+        let tree = parse(&lang, &bytes);
+        check_tree(&tree, &path.display().to_string());
+        assert!(tree.len() > 10, "{}: {} nodes", path.display(), tree.len());
+        let out = unparse(&tree, &Mask::new(tree.len()));
+        assert!(out == bytes, "{} does not round-trip", path.display());
+    }
+}
+
+#[test]
+fn malformed_and_odd_inputs_round_trip() {
+    let cases: &[(&str, &str)] = &[
+        ("json", "{\"a\": [1, 2,, 3], \"b\": "),
+        ("json", "[1, 2, 3,]"),
+        ("json", "\u{feff}{\"bom\": true}\r\n"),
+        ("c", "int main( { return 0;\n"),
+        ("c", "#define X(a, b) a ## b\n#if X\nint x = ;\n#endif\n"),
+        ("js", "function f( { return a?.b ?? c; }\n`unterminated"),
+        ("xml", "<a><b></a></c><d x='1' y=2 z>text &undefined; <![CDATA[ x ]]>"),
+        (
+            "xml",
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE r [ <!ENTITY e \"v\"> <!-- c --> ]>\n<r>&e;</r>\n",
+        ),
+        ("xml", "<a attr=\"unterminated></a>"),
+        ("xml", "just text, no markup"),
+    ];
+    for (lang, src) in cases {
+        let tree = parse(lang, src.as_bytes());
+        check_tree(&tree, src);
+        assert_eq!(unparse(&tree, &Mask::new(tree.len())), src.as_bytes(), "{lang}: {src:?}");
+    }
+}
+
+/// A small deterministic random number generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+#[test]
+fn every_candidate_of_a_valid_json_document_is_valid_json() {
+    // deletions of members and elements, replacements by minimal values and
+    // hoists, in any combination: never a dangling comma, never broken JSON
+    let doc = r#"{"a": [1, 2, {"x": null, "y": [true, false]}, "s"], "b": {"c": -1.5e3, "d": "e\"f"},
+  "empty": [], "o": {}, "n": [[[]]], "last": "z"}"#;
+    let tree = parse("json", doc.as_bytes());
+    assert_eq!(tree.error_count(), 0);
+    let units = Units::new(&tree);
+    let all: Vec<NodeId> = units.present_bfs(&Mask::new(tree.len()));
+    let mut rng = Rng(0x1234_5678);
+    for round in 0..3000 {
+        let mut mask = Mask::new(tree.len());
+        for _ in 0..1 + rng.below(6) {
+            let u = all[rng.below(all.len())];
+            mask = Proposal::Off(vec![u]).apply(&mask);
+        }
+        // hoists come after deletions, as in the hoisting pass
+        if units.hoistable_count() > 0 && round % 2 == 0 {
+            let (node, targets) =
+                units.hoistable(rng.below(units.hoistable_count())).expect("hoistable");
+            let by = targets[rng.below(targets.len())];
+            if units.is_present(node, &mask) && units.is_present(by, &mask) {
+                mask = Proposal::Hoist { node, by }.apply(&mask);
+            }
+        }
+        let text = unparse(&tree, &mask);
+        if text.iter().all(u8::is_ascii_whitespace) {
+            continue; // the whole document deleted
+        }
+        if let Err(e) = serde_json::from_slice::<serde_json::Value>(&text) {
+            panic!("round {round}: {e} in {:?} ({mask:?})", String::from_utf8_lossy(&text));
+        }
+    }
+}
