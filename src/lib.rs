@@ -31,15 +31,18 @@
 //! // interesting iff the text still contains "2"
 //! struct Contains2<'t>(&'t hdd::tree::Tree, Unparser);
 //! impl reduce::Oracle for Contains2<'_> {
-//!     fn first_interesting(&mut self, candidates: &mut dyn Iterator<Item = Mask>) -> reduce::Verdict {
-//!         for (i, mask) in candidates.enumerate() {
+//!     fn evaluate(&mut self, candidates: &mut dyn Iterator<Item = reduce::Candidate>) -> reduce::Verdict {
+//!         let mut count = 0;
+//!         for (index, c) in candidates.enumerate() {
 //!             let mut text = Vec::new();
-//!             self.1.unparse(self.0, &mask, &mut text);
-//!             if text.contains(&b'2') {
-//!                 return reduce::Verdict::Found(i);
+//!             self.1.unparse(self.0, &c.mask, &mut text);
+//!             let interesting = text.contains(&b'2');
+//!             if interesting != c.expect {
+//!                 return reduce::Verdict::Diverged { index, interesting };
 //!             }
+//!             count += 1;
 //!         }
-//!         reduce::Verdict::Exhausted
+//!         reduce::Verdict::AsExpected(count)
 //!     }
 //! }
 //!
@@ -48,7 +51,7 @@
 //! reduce::run(reduce::Hdd::new(reduce::Ddmin::Adaptive), &units, &mut mask, &mut oracle);
 //! let mut text = Vec::new();
 //! Unparser::new().unparse(&tree, &mask, &mut text);
-//! assert_eq!(text, br#"{"a": [2]}"#);
+//! assert_eq!(text, br#"{"": [2]}"#); // keys have a minimal form too
 //! ```
 
 pub mod cli;

@@ -5,18 +5,27 @@
 //! more hoist). What "off" means for a node (deleted, or replaced by a minimal
 //! form) is the node's [`Action`](crate::tree::Action); the mask only says
 //! which nodes are off. A node under an off ancestor is gone whatever its own
-//! bit says. A hoist `(n, d)` replaces node `n` by its descendant `d`: all of
-//! `n` but `d` is gone.
+//! bit says. A [`Hoist`] replaces a node by a run of its descendants: all of
+//! the node but that run is gone.
 
 use crate::tree::NodeId;
+
+/// `node` is replaced by its descendants from `first` to `last` (the same
+/// node, or a run of them in source order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Hoist {
+    pub node: NodeId,
+    pub first: NodeId,
+    pub last: NodeId,
+}
 
 /// A fixed-size bitset over the node ids of one tree.
 #[derive(Clone, PartialEq, Eq, Hash, Default)]
 pub struct Mask {
     words: Vec<u64>,
     len: usize,
-    /// `(n, d)`: node `n` is replaced by its descendant `d`; sorted, one per `n`.
-    hoists: Vec<(NodeId, NodeId)>,
+    /// Sorted by node, one per node.
+    hoists: Vec<Hoist>,
 }
 
 impl Mask {
@@ -53,18 +62,18 @@ impl Mask {
         m
     }
 
-    /// This mask with `node` replaced by its descendant `by` as well.
-    pub fn with_hoist(&self, node: NodeId, by: NodeId) -> Mask {
+    /// This mask with one more hoist (replacing any earlier one of the same node).
+    pub fn with_hoist(&self, hoist: Hoist) -> Mask {
         let mut m = self.clone();
-        match m.hoists.binary_search_by_key(&node, |&(n, _)| n) {
-            Ok(i) => m.hoists[i].1 = by,
-            Err(i) => m.hoists.insert(i, (node, by)),
+        match m.hoists.binary_search_by_key(&hoist.node, |h| h.node) {
+            Ok(i) => m.hoists[i] = hoist,
+            Err(i) => m.hoists.insert(i, hoist),
         }
         m
     }
 
     /// The hoists, sorted by the replaced node.
-    pub fn hoists(&self) -> &[(NodeId, NodeId)] {
+    pub fn hoists(&self) -> &[Hoist] {
         &self.hoists
     }
 

@@ -61,11 +61,11 @@ pub mod flags {
 pub struct Node {
     pub kind: u16,
     pub flags: u8,
-    /// The hoisting class (1-based) this node may be replaced within: its slot
-    /// accepts the class and its kind belongs to it; 0 for none.
-    pub hoist: u8,
     /// Bitmask of the hoisting classes the node's kind belongs to.
     pub member: u8,
+    /// The place the node stands in (an index into [`TreeInfo::slots`]; 0 when
+    /// nothing is known about it): which kinds could stand there instead.
+    pub slot: u16,
     pub action: Action,
     pub parent: u32,
     /// Start of the whitespace that precedes the node and goes with it when deleted.
@@ -112,13 +112,39 @@ impl KindNames {
 /// The kind every front-end uses for syntax error nodes.
 pub const ERROR_KIND: u16 = u16::MAX;
 
+/// A place in the grammar (a field, or a parent's unnamed children): what may
+/// stand there. Hoisting uses it to replace a node only by something that
+/// fits its place.
+#[derive(Clone, Debug, Default)]
+pub struct SlotInfo {
+    /// Whether the place holds a list (so a node there may be unwrapped into
+    /// several).
+    pub repeated: bool,
+    /// The kinds of hoisting classes that may stand there, sorted.
+    pub accepts: Box<[u16]>,
+}
+
+impl SlotInfo {
+    pub fn accepts(&self, kind: u16) -> bool {
+        self.accepts.binary_search(&kind).is_ok()
+    }
+}
+
+/// What every tree of one language shares: kind names, replacement texts, slots.
+#[derive(Debug, Default)]
+pub struct TreeInfo {
+    pub kinds: KindNames,
+    pub replacements: Vec<Box<[u8]>>,
+    /// Slot 0 is "unknown" and accepts nothing.
+    pub slots: Vec<SlotInfo>,
+}
+
 /// A parsed input: the original bytes and the arena of nodes over them.
 #[derive(Clone)]
 pub struct Tree {
     src: Arc<[u8]>,
     nodes: Vec<Node>,
-    kinds: Arc<KindNames>,
-    replacements: Arc<[Box<[u8]>]>,
+    info: Arc<TreeInfo>,
     errors: usize,
 }
 
@@ -144,12 +170,17 @@ impl Tree {
     }
 
     pub fn kind_name(&self, kind: u16) -> &str {
-        self.kinds.name(kind)
+        self.info.kinds.name(kind)
     }
 
     /// The text a node with `Action::Replace(index)` is replaced by.
     pub fn replacement(&self, index: u16) -> &[u8] {
-        &self.replacements[index as usize]
+        &self.info.replacements[index as usize]
+    }
+
+    /// What may stand in a node's place.
+    pub fn slot(&self, id: NodeId) -> &SlotInfo {
+        &self.info.slots[self.node(id).slot as usize]
     }
 
     /// Syntax errors (error and missing nodes) the parser reported.
@@ -197,8 +228,8 @@ impl Tree {
                     marks.push_str(name);
                 }
             }
-            if n.hoist != 0 {
-                marks.push_str(&format!(" hoist={}", n.hoist));
+            if n.member != 0 && n.slot != 0 {
+                marks.push_str(" hoistable");
             }
             let unit = if is_unit(id) { " UNIT" } else { "" };
             let name = self.kind_name(n.kind);
@@ -283,8 +314,8 @@ impl TreeBuilder {
         self.nodes.push(Node {
             kind,
             flags,
-            hoist: 0,
             member: 0,
+            slot: 0,
             action: Action::Keep,
             parent,
             lead: start as u32,
@@ -322,12 +353,12 @@ impl TreeBuilder {
     }
 
     /// Finishes the tree: computes each node's leading whitespace.
-    pub fn finish(mut self, kinds: Arc<KindNames>, replacements: Arc<[Box<[u8]>]>) -> Tree {
+    pub fn finish(mut self, info: Arc<TreeInfo>) -> Tree {
         while !self.open.is_empty() {
             self.close();
         }
         compute_leads(&self.src, &mut self.nodes);
-        Tree { src: self.src, nodes: self.nodes, kinds, replacements, errors: self.errors }
+        Tree { src: self.src, nodes: self.nodes, info, errors: self.errors }
     }
 }
 

@@ -15,7 +15,8 @@
 //!   first elements go, the first kept one takes over the old first one's
 //!   leading whitespace (`f(a, b)` minus `a` is `f(b)`);
 //! - a hoisted node keeps its leading whitespace and becomes the text of its
-//!   chosen descendant (`if (c) { s; }` becomes `{ s; }`);
+//!   chosen descendants (`if (c) { s; }` becomes `{ s; }`, and `{ a; b; }`
+//!   becomes `a; b;`);
 //! - two tokens that were apart in the input are never glued together by a cut
 //!   (`int a` never becomes `inta`): a space is put between them.
 
@@ -109,11 +110,13 @@ impl Unparser {
             }
             sort = true;
         }
-        for &(n, d) in mask.hoists() {
-            // all of n but d goes; n keeps its leading whitespace
-            let (n, d) = (&nodes[n.index()], &nodes[d.index()]);
-            self.cuts.push(Cut { start: n.start, end: d.start, with: With::Nothing });
-            self.cuts.push(Cut { start: d.end, end: n.end, with: With::Nothing });
+        for h in mask.hoists() {
+            // all of the node but its run from first to last goes; the
+            // node's leading whitespace stays
+            let (n, a, b) =
+                (&nodes[h.node.index()], &nodes[h.first.index()], &nodes[h.last.index()]);
+            self.cuts.push(Cut { start: n.start, end: a.start, with: With::Nothing });
+            self.cuts.push(Cut { start: b.end, end: n.end, with: With::Nothing });
             sort = true;
         }
         if sort {
@@ -248,7 +251,7 @@ fn would_glue(a: u8, b: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::{KindNames, TreeBuilder};
+    use crate::tree::{TreeBuilder, TreeInfo};
     use std::sync::Arc;
 
     /// Builds a flat list `[e,e,e]`-style tree from a string: every
@@ -275,7 +278,7 @@ mod tests {
                 i += 1;
             }
         }
-        b.finish(Arc::new(KindNames::default()), Arc::from(Vec::new()))
+        b.finish(Arc::new(TreeInfo::default()))
     }
 
     fn unparse_without(tree: &Tree, off: &[u32]) -> String {

@@ -17,7 +17,7 @@ use tree_sitter::{Language, Parser};
 
 use super::{Frontend, LangInfo};
 use crate::grammar::GrammarData;
-use crate::tree::{flags, Action, KindNames, Tree, TreeBuilder, ERROR_KIND};
+use crate::tree::{flags, Action, KindNames, SlotInfo, Tree, TreeBuilder, TreeInfo, ERROR_KIND};
 
 /// Builds the front-end of one registry row.
 pub(crate) fn build(
@@ -63,8 +63,8 @@ struct Rules {
     entry_kinds: Vec<Vec<bool>>,
     /// Per kind: the hoisting classes it belongs to (bitmask).
     member: Vec<u8>,
-    /// Per slot: the hoisting classes it accepts (bitmask).
-    slot_hoist: Vec<u8>,
+    /// Per slot: its index in [`TreeInfo::slots`] (0: accepts no class member).
+    slot_ids: Vec<u16>,
     list: Vec<Option<usize>>,
     lists: Vec<ListRule>,
     /// Every separator token of any list: inside a syntax error node, whose
@@ -78,8 +78,7 @@ struct Rules {
 struct TreeSitterFrontend {
     language: Language,
     rules: Rules,
-    kinds: Arc<KindNames>,
-    replacements: Arc<[Box<[u8]>]>,
+    info: Arc<TreeInfo>,
 }
 
 #[derive(Deserialize)]
@@ -195,7 +194,8 @@ impl TreeSitterFrontend {
 
         let mut slots = vec![Slot::Fixed; kind_count * stride];
         let mut slot_replacements = vec![Vec::new(); kind_count * stride];
-        let mut slot_hoist = vec![0u8; kind_count * stride];
+        let mut slot_ids = vec![0u16; kind_count * stride];
+        let mut slot_infos = vec![SlotInfo::default()];
         for t in node_types.iter().filter(|t| t.subtypes.is_empty()) {
             let Some(kind_ids) = ids.get(&(t.kind.as_str(), t.named)) else { continue };
             let mut specs: Vec<(usize, &ChildSpec)> = Vec::new();
@@ -212,16 +212,24 @@ impl TreeSitterFrontend {
                 let usable: Vec<u16> = (0..entry_names.len() as u16)
                     .filter(|&e| names.contains(entry_names[e as usize]))
                     .collect();
-                let hoist = data
-                    .hoist
+                // the members of hoisting classes that may stand here
+                let mut accepts: Vec<u16> = names
                     .iter()
-                    .enumerate()
-                    .filter(|(_, h)| names.contains(h.as_str()))
-                    .fold(0u8, |m, (c, _)| m | 1 << c);
+                    .flat_map(|n| ids.get(&(*n, true)).into_iter().flatten().copied())
+                    .filter(|&k| member[k as usize] != 0)
+                    .collect();
+                accepts.sort_unstable();
+                accepts.dedup();
+                let slot_id = if accepts.is_empty() {
+                    0
+                } else {
+                    slot_infos.push(SlotInfo { repeated: spec.multiple, accepts: accepts.into() });
+                    u16::try_from(slot_infos.len() - 1).context("too many grammar slots")?
+                };
                 for &k in kind_ids {
                     slots[k as usize * stride + slot_index] = slot;
                     slot_replacements[k as usize * stride + slot_index] = usable.clone();
-                    slot_hoist[k as usize * stride + slot_index] = hoist;
+                    slot_ids[k as usize * stride + slot_index] = slot_id;
                 }
             }
         }
@@ -281,14 +289,17 @@ impl TreeSitterFrontend {
                 slot_replacements,
                 entry_kinds,
                 member,
-                slot_hoist,
+                slot_ids,
                 list,
                 lists,
                 separators: all_separators,
                 keep,
             },
-            kinds: Arc::new(KindNames::new(names)),
-            replacements: Arc::from(texts),
+            info: Arc::new(TreeInfo {
+                kinds: KindNames::new(names),
+                replacements: texts,
+                slots: slot_infos,
+            }),
         })
     }
 
@@ -298,29 +309,22 @@ impl TreeSitterFrontend {
         Some(parser)
     }
 
-    /// Flags, hoisting class and action of a node, given its parent and field.
+    /// Flags, slot and action of a node, given its parent and field.
     fn classify(
         &self,
         parent: Option<&crate::tree::Node>,
         node: &tree_sitter::Node<'_>,
         field: u16,
-    ) -> (u8, u8, Action) {
+    ) -> (u8, u16, Action) {
         let (flags, action) = self.classify_action(parent, node, field);
         let r = &self.rules;
-        let kind = node.kind_id() as usize;
-        let hoist = match parent {
+        let slot = match parent {
             Some(p) if !node.is_error() && p.kind != ERROR_KIND && flags & flags::KEPT == 0 => {
-                let accepts = r.slot_hoist[p.kind as usize * r.stride + field as usize];
-                let classes = accepts & r.member.get(kind).copied().unwrap_or(0);
-                if classes == 0 {
-                    0
-                } else {
-                    classes.trailing_zeros() as u8 + 1
-                }
+                r.slot_ids[p.kind as usize * r.stride + field as usize]
             }
             _ => 0,
         };
-        (flags, hoist, action)
+        (flags, slot, action)
     }
 
     fn classify_action(
@@ -386,7 +390,7 @@ impl TreeSitterFrontend {
             let len = node.end_byte() - node.start_byte();
             for &e in &r.slot_replacements[index] {
                 if r.entry_kinds[e as usize][kind as usize] {
-                    if self.replacements[e as usize].len() < len {
+                    if self.info.replacements[e as usize].len() < len {
                         return (f, Action::Replace(e));
                     }
                     break;
@@ -405,19 +409,19 @@ impl Frontend for TreeSitterFrontend {
             // only a cancelled or misconfigured parser returns nothing; keep the
             // input whole rather than fail
             b.open(0, flags::NAMED, 0, src.len());
-            return b.finish(self.kinds.clone(), self.replacements.clone());
+            return b.finish(self.info.clone());
         };
         let mut cursor = ts.walk();
         loop {
             let node = cursor.node();
             let field = cursor.field_id().map_or(0, |f| f.get());
             let parent = b.current().map(|p| b.node(p).clone());
-            let (f, hoist, action) = self.classify(parent.as_ref(), &node, field);
+            let (f, slot, action) = self.classify(parent.as_ref(), &node, field);
             let kind = if node.is_error() { ERROR_KIND } else { node.kind_id() };
             let id = b.open(kind, f, node.start_byte(), node.end_byte());
             let n = b.node_mut(id);
             n.action = action;
-            n.hoist = hoist;
+            n.slot = slot;
             n.member = if node.is_error() {
                 0
             } else {
@@ -434,7 +438,7 @@ impl Frontend for TreeSitterFrontend {
                 }
                 if !cursor.goto_parent() {
                     b.set_error_count(count_errors(&ts));
-                    return b.finish(self.kinds.clone(), self.replacements.clone());
+                    return b.finish(self.info.clone());
                 }
                 b.close();
             }

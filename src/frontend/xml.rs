@@ -30,7 +30,7 @@ use quick_xml::Reader;
 
 use super::{Frontend, LangInfo};
 use crate::grammar::GrammarData;
-use crate::tree::{flags, Action, KindNames, Tree, TreeBuilder, ERROR_KIND};
+use crate::tree::{flags, Action, KindNames, SlotInfo, Tree, TreeBuilder, TreeInfo, ERROR_KIND};
 
 /// The node kinds of the XML front-end; grammar data names them.
 pub const KINDS: &[&str] = &[
@@ -70,8 +70,7 @@ pub(crate) fn build(info: &LangInfo) -> Result<Box<dyn Frontend>> {
 
 #[derive(Debug)]
 struct XmlFrontend {
-    kinds: Arc<KindNames>,
-    replacements: Arc<[Box<[u8]>]>,
+    info: Arc<TreeInfo>,
     /// Replacement index per kind.
     replacement: Vec<Option<u16>>,
     /// Kinds whose children are not built.
@@ -113,9 +112,16 @@ impl XmlFrontend {
             member[kind_id(name)? as usize] |= 1 << c;
         }
         let names = KINDS.iter().map(|&k| Box::from(k)).collect();
+        // one slot: among an element's content (or at the top), where any
+        // member of a hoisting class may stand, several at once
+        let members: Vec<u16> =
+            (0..KINDS.len() as u16).filter(|&k| member[k as usize] != 0).collect();
+        let mut slots = vec![SlotInfo::default()];
+        if !members.is_empty() {
+            slots.push(SlotInfo { repeated: true, accepts: members.into() });
+        }
         Ok(XmlFrontend {
-            kinds: Arc::new(KindNames::new(names)),
-            replacements: Arc::from(texts),
+            info: Arc::new(TreeInfo { kinds: KindNames::new(names), replacements: texts, slots }),
             replacement,
             atomic,
             keep,
@@ -173,7 +179,7 @@ impl<'f> Builder<'f> {
         // anything that stands among an element's content (or at the top) may
         // stand in for another such node of its class
         if matches!(parent_kind, Some(CONTENT | DOCUMENT)) && member != 0 {
-            n.hoist = member.trailing_zeros() as u8 + 1;
+            n.slot = 1;
         }
         if kind == ERROR_KIND {
             self.errors += 1;
@@ -196,7 +202,7 @@ impl<'f> Builder<'f> {
             return Action::Delete;
         }
         match self.fe.replacement[kind as usize] {
-            Some(r) if self.fe.replacements[r as usize].len() < len => Action::Replace(r),
+            Some(r) if self.fe.info.replacements[r as usize].len() < len => Action::Replace(r),
             _ => Action::Keep,
         }
     }
@@ -444,7 +450,7 @@ impl<'f> Builder<'f> {
         let errors = self.errors;
         let mut b = self.b;
         b.set_error_count(errors);
-        b.finish(self.fe.kinds.clone(), self.fe.replacements.clone())
+        b.finish(self.fe.info.clone())
     }
 }
 

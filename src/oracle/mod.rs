@@ -9,10 +9,11 @@
 //! 5. otherwise the user's test decides ([`runner`]).
 //!
 //! [`Evaluator`] implements the core's [`Oracle`]: with `-j N` it runs up to N
-//! candidates of the sequential order at once on worker threads, commits the
-//! earliest interesting one and cancels the rest, so the verdict (and the
-//! result) is the same for every N. Each interesting candidate becomes the new
-//! best and is handed to the `on_improve` callback (which saves it) at once.
+//! candidates of the sequential order at once on worker threads and settles
+//! them in that order, stopping at the first that did not turn out as the
+//! search expected and cancelling the rest; so the verdict (and the result) is
+//! the same for every N. Each interesting candidate becomes the new best and is
+//! handed to the `on_improve` callback (which saves it) at once.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::mpsc;
@@ -24,7 +25,7 @@ use anyhow::Result;
 use crate::frontend::Frontend;
 use crate::mask::Mask;
 use crate::progress::Progress;
-use crate::reduce::{Oracle, Verdict};
+use crate::reduce::{Candidate, Oracle, Verdict};
 use crate::stats::Stats;
 use crate::tree::Tree;
 use crate::unparse::Unparser;
@@ -276,7 +277,7 @@ struct Scratch {
 }
 
 impl Oracle for Evaluator<'_> {
-    fn first_interesting(&mut self, candidates: &mut dyn Iterator<Item = Mask>) -> Verdict {
+    fn evaluate(&mut self, candidates: &mut dyn Iterator<Item = Candidate>) -> Verdict {
         if self.jobs == 1 {
             return self.sequential(candidates);
         }
@@ -288,46 +289,73 @@ impl Oracle for Evaluator<'_> {
     }
 }
 
+/// What to do after settling one candidate in order.
+enum Settled {
+    /// It turned out as expected: go on with the next.
+    AsExpected,
+    /// Stop here with this verdict.
+    Return(Verdict),
+}
+
 impl Evaluator<'_> {
+    /// Accounts for the candidate at `index` (the next in order), commits it
+    /// if it is interesting, and says whether the sequence goes on.
+    fn settle(
+        &mut self,
+        index: usize,
+        expect: bool,
+        eval: Result<Eval>,
+        text: Option<Vec<u8>>,
+    ) -> Settled {
+        let eval = match eval {
+            Ok(eval) => eval,
+            Err(e) => {
+                self.error.get_or_insert(e);
+                return Settled::Return(Verdict::Stopped);
+            }
+        };
+        self.account(&eval);
+        if let Eval::Tested(Outcome::Cancelled, _) = eval {
+            return Settled::Return(Verdict::Stopped);
+        }
+        self.stats.useful_tests += u64::from(matches!(eval, Eval::Tested(..)));
+        let interesting = eval.interesting();
+        if interesting {
+            if let Some(text) = text {
+                self.improve(text);
+            }
+            if self.error.is_some() {
+                return Settled::Return(Verdict::Stopped);
+            }
+        }
+        if interesting == expect {
+            Settled::AsExpected
+        } else {
+            Settled::Return(Verdict::Diverged { index, interesting })
+        }
+    }
+
     /// One candidate at a time, on this thread.
-    fn sequential(&mut self, candidates: &mut dyn Iterator<Item = Mask>) -> Verdict {
+    fn sequential(&mut self, candidates: &mut dyn Iterator<Item = Candidate>) -> Verdict {
         let mut scratch = Scratch::default();
         let cancel = Arc::new(Cancel::default());
-        for (index, mask) in candidates.enumerate() {
+        let mut count = 0;
+        for (index, c) in candidates.enumerate() {
             if self.must_stop() {
                 return Verdict::Stopped;
             }
-            let job = Job { index, mask, cancel: cancel.clone() };
+            let job = Job { index, mask: c.mask, cancel: cancel.clone() };
             let (eval, text) = self.shared.evaluate(&mut scratch, &self.tree, &self.best, &job);
-            match eval {
-                Ok(eval) => {
-                    self.account(&eval);
-                    if let Eval::Tested(Outcome::Cancelled, _) = eval {
-                        return Verdict::Stopped;
-                    }
-                    self.stats.useful_tests += u64::from(matches!(eval, Eval::Tested(..)));
-                    if eval.interesting() {
-                        if let Some(text) = text {
-                            self.improve(text);
-                        }
-                        return if self.error.is_some() {
-                            Verdict::Stopped
-                        } else {
-                            Verdict::Found(index)
-                        };
-                    }
-                }
-                Err(e) => {
-                    self.error.get_or_insert(e);
-                    return Verdict::Stopped;
-                }
+            match self.settle(index, c.expect, eval, text) {
+                Settled::AsExpected => count += 1,
+                Settled::Return(verdict) => return verdict,
             }
         }
-        Verdict::Exhausted
+        Verdict::AsExpected(count)
     }
 
-    /// Up to `jobs` candidates at once; the earliest interesting one wins.
-    fn parallel(&mut self, candidates: &mut dyn Iterator<Item = Mask>) -> Verdict {
+    /// Up to `jobs` candidates at once, settled in order.
+    fn parallel(&mut self, candidates: &mut dyn Iterator<Item = Candidate>) -> Verdict {
         let (job_tx, job_rx) = mpsc::channel::<Job>();
         let job_rx = Mutex::new(job_rx);
         let (done_tx, done_rx) = mpsc::channel::<Done>();
@@ -360,7 +388,8 @@ impl Evaluator<'_> {
             drop(done_tx);
             let verdict = self.dispatch(candidates, &job_tx, &done_rx);
             drop(job_tx);
-            // workers finish their current job (cancelled) and exit
+            // workers finish their current job (cancelled) and exit; what
+            // they finished was speculation that is no longer needed
             for done in done_rx.iter() {
                 if let Ok(eval) = &done.eval {
                     self.account(eval);
@@ -372,35 +401,36 @@ impl Evaluator<'_> {
         })
     }
 
-    /// Feeds the workers and resolves their answers in sequential order.
+    /// Feeds the workers and settles their answers in sequential order.
     fn dispatch(
         &mut self,
-        candidates: &mut dyn Iterator<Item = Mask>,
+        candidates: &mut dyn Iterator<Item = Candidate>,
         job_tx: &mpsc::Sender<Job>,
         done_rx: &mpsc::Receiver<Done>,
     ) -> Verdict {
         let mut in_flight: BTreeMap<usize, Arc<Cancel>> = BTreeMap::new();
+        let mut expects: BTreeMap<usize, bool> = BTreeMap::new();
         let mut answers: BTreeMap<usize, Done> = BTreeMap::new();
         let mut next = 0usize; // index of the next candidate to send
-        let mut resolved = 0usize; // every candidate before this one is not interesting
-        let mut winner: Option<usize> = None; // the earliest interesting one known
+        let mut settled = 0usize; // every candidate before this one is settled
+        let mut diverged: Option<usize> = None; // the earliest known divergence
         let mut exhausted = false;
-        let cancel_all = |in_flight: &BTreeMap<usize, Arc<Cancel>>, after: usize| {
-            for (_, c) in in_flight.range(after..) {
+        let cancel_from = |in_flight: &BTreeMap<usize, Arc<Cancel>>, from: usize| {
+            for (_, c) in in_flight.range(from..) {
                 c.set();
             }
         };
-        loop {
+        let verdict = loop {
             if self.must_stop() {
-                cancel_all(&in_flight, 0);
-                return Verdict::Stopped;
+                break Verdict::Stopped;
             }
-            while in_flight.len() < self.jobs && winner.is_none() && !exhausted {
+            while in_flight.len() < self.jobs && diverged.is_none() && !exhausted {
                 match candidates.next() {
-                    Some(mask) => {
+                    Some(c) => {
                         let cancel = Arc::new(Cancel::default());
                         in_flight.insert(next, cancel.clone());
-                        if job_tx.send(Job { index: next, mask, cancel }).is_err() {
+                        expects.insert(next, c.expect);
+                        if job_tx.send(Job { index: next, mask: c.mask, cancel }).is_err() {
                             return Verdict::Stopped;
                         }
                         next += 1;
@@ -408,48 +438,22 @@ impl Evaluator<'_> {
                     None => exhausted = true,
                 }
             }
-            // resolve in order
-            while let Some(done) = answers.remove(&resolved) {
-                match done.eval {
-                    Err(e) => {
-                        self.error.get_or_insert(e);
-                        cancel_all(&in_flight, 0);
-                        return Verdict::Stopped;
-                    }
-                    Ok(eval) => {
-                        if let Eval::Tested(Outcome::Cancelled, _) = eval {
-                            self.account(&eval);
-                            cancel_all(&in_flight, 0);
-                            return Verdict::Stopped;
-                        }
-                        self.account(&eval);
-                        self.stats.useful_tests += u64::from(matches!(eval, Eval::Tested(..)));
-                        if eval.interesting() {
-                            cancel_all(&in_flight, 0);
-                            if let Some(text) = done.text {
-                                self.improve(text);
-                            }
-                            // answers after the winner were speculation
-                            for (_, later) in std::mem::take(&mut answers) {
-                                if let Ok(e) = &later.eval {
-                                    self.account(e);
-                                    self.stats.wasted += u64::from(
-                                        matches!(e, Eval::Tested(o, _) if *o != Outcome::Cancelled),
-                                    );
-                                }
-                            }
-                            return if self.error.is_some() {
-                                Verdict::Stopped
-                            } else {
-                                Verdict::Found(resolved)
-                            };
-                        }
-                        resolved += 1;
+            let mut returned = None;
+            while let Some(done) = answers.remove(&settled) {
+                let expect = expects[&settled];
+                match self.settle(settled, expect, done.eval, done.text) {
+                    Settled::AsExpected => settled += 1,
+                    Settled::Return(verdict) => {
+                        returned = Some(verdict);
+                        break;
                     }
                 }
             }
-            if exhausted && in_flight.is_empty() && resolved == next {
-                return Verdict::Exhausted;
+            if let Some(verdict) = returned {
+                break verdict;
+            }
+            if exhausted && in_flight.is_empty() && settled == next {
+                break Verdict::AsExpected(settled);
             }
             let wait = self.deadline.map_or(Duration::from_millis(200), |d| {
                 d.saturating_duration_since(Instant::now()).min(Duration::from_millis(200))
@@ -457,16 +461,27 @@ impl Evaluator<'_> {
             match done_rx.recv_timeout(wait) {
                 Ok(done) => {
                     in_flight.remove(&done.index);
-                    if done.eval.as_ref().is_ok_and(Eval::interesting) {
-                        // nothing after it is needed
-                        winner = Some(winner.map_or(done.index, |w| w.min(done.index)));
-                        cancel_all(&in_flight, done.index + 1);
+                    let outcome = done.eval.as_ref().map(Eval::interesting);
+                    if outcome.is_ok_and(|i| i != expects[&done.index]) {
+                        // everything after it assumed otherwise
+                        diverged = Some(diverged.map_or(done.index, |d| d.min(done.index)));
+                        cancel_from(&in_flight, done.index + 1);
                     }
                     answers.insert(done.index, done);
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => return Verdict::Stopped,
+                Err(mpsc::RecvTimeoutError::Disconnected) => break Verdict::Stopped,
+            }
+        };
+        cancel_from(&in_flight, 0);
+        // answers that arrived but were not settled were speculation
+        for (_, later) in answers {
+            if let Ok(e) = &later.eval {
+                self.account(e);
+                self.stats.wasted +=
+                    u64::from(matches!(e, Eval::Tested(o, _) if *o != Outcome::Cancelled));
             }
         }
+        verdict
     }
 }

@@ -53,6 +53,14 @@ impl LevelSearch {
         }
     }
 
+    /// Whether the last proposal is likely to be interesting.
+    pub fn expect(&self) -> bool {
+        match self {
+            LevelSearch::Classic(_) => false,
+            LevelSearch::Adaptive(s) => s.expect(),
+        }
+    }
+
     /// The units still in the candidate.
     pub fn items(&self) -> &[NodeId] {
         match self {
@@ -143,11 +151,21 @@ pub struct Adaptive {
     /// Size of the block proposed last.
     pending: usize,
     changed: bool,
+    /// Whether the first probe at the last index succeeded (a predictor).
+    first_ok: bool,
 }
 
 impl Adaptive {
     pub fn new(items: Vec<NodeId>) -> Adaptive {
-        Adaptive { items, i: 0, deleted: 0, probe: Probe::Linear, pending: 0, changed: false }
+        Adaptive {
+            items,
+            i: 0,
+            deleted: 0,
+            probe: Probe::Linear,
+            pending: 0,
+            changed: false,
+            first_ok: false,
+        }
     }
 
     /// Moves on to the next index: the unit now at `i` is known to stay.
@@ -190,8 +208,21 @@ impl Adaptive {
         }
     }
 
+    /// The likely outcome of the last proposal: probing goes on while it
+    /// succeeds, and a first probe tends to do what the previous one did.
+    pub fn expect(&self) -> bool {
+        match self.probe {
+            Probe::Linear if self.deleted == 0 => self.first_ok,
+            Probe::Linear | Probe::Doubling { .. } => true,
+            Probe::Bisect { .. } => false,
+        }
+    }
+
     pub fn feedback(&mut self, interesting: bool) {
         let size = self.pending;
+        if matches!(self.probe, Probe::Linear) && self.deleted == 0 {
+            self.first_ok = interesting;
+        }
         if interesting {
             self.items.drain(self.i..self.i + size);
             self.deleted += size;

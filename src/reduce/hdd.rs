@@ -63,6 +63,10 @@ impl Search for Hdd {
         }
     }
 
+    fn expect(&self) -> bool {
+        self.current.as_ref().is_some_and(LevelSearch::expect)
+    }
+
     fn feedback(&mut self, interesting: bool) {
         if let Some(search) = &mut self.current {
             search.feedback(interesting);
@@ -127,15 +131,15 @@ impl Search for Hoist {
             let (node, targets) = units.hoistable(self.node)?;
             let done = self.target >= targets.len()
                 || !units.is_present(node, mask)
-                || mask.hoists().iter().any(|&(n, _)| n == node);
+                || mask.hoists().iter().any(|h| h.node == node);
             if done {
                 self.node += 1;
                 self.target = 0;
                 continue;
             }
-            let by = targets[self.target];
-            if units.is_present(by, mask) {
-                return Some(Proposal::Hoist { node, by });
+            let to = targets[self.target];
+            if units.is_present(to.first, mask) && units.is_present(to.last, mask) {
+                return Some(Proposal::Hoist { node, to });
             }
             self.target += 1;
         }
@@ -155,7 +159,7 @@ impl Search for Hoist {
 mod tests {
     use super::*;
     use crate::reduce::testing::{flat, random_tree, FnOracle, Rng};
-    use crate::reduce::{run, Units};
+    use crate::reduce::{run, Candidate, Oracle, Units, Verdict};
     use crate::tree::Tree;
     use std::collections::HashSet;
 
@@ -173,6 +177,55 @@ mod tests {
         while plus && run(OneMinimal::new(), &units, &mut mask, &mut oracle).successes > 0 {}
         let calls = oracle.calls;
         (units.present_bfs(&mask), calls)
+    }
+
+    /// "x a(b(c)) y": `a` and `b` are hoistable calls of class 1 whose
+    /// targets are the nearest class-1 descendants.
+    fn hoist_tree() -> Tree {
+        use crate::tree::{flags, SlotInfo, TreeBuilder, TreeInfo};
+        use std::sync::Arc;
+        let src = b"x a(b(c)) y";
+        let mut b = TreeBuilder::new(Arc::from(&src[..]));
+        b.open(0, flags::NAMED, 0, src.len());
+        for (start, end) in [(2, 9), (4, 8), (6, 7)] {
+            let id = b.open(1, flags::NAMED, start, end);
+            let n = b.node_mut(id);
+            n.member = 1;
+            n.slot = 1;
+        }
+        b.close();
+        b.close();
+        b.close();
+        let info = TreeInfo {
+            slots: vec![SlotInfo::default(), SlotInfo { repeated: false, accepts: Box::new([1]) }],
+            ..TreeInfo::default()
+        };
+        b.finish(Arc::new(info))
+    }
+
+    /// Interesting iff the text still has `needle` and is shorter than "x a(b(c)) y".
+    struct TextOracle<'t, 'u> {
+        tree: &'t Tree,
+        unparser: &'u mut crate::unparse::Unparser,
+        needle: u8,
+        calls: usize,
+    }
+
+    impl Oracle for TextOracle<'_, '_> {
+        fn evaluate(&mut self, candidates: &mut dyn Iterator<Item = Candidate>) -> Verdict {
+            let mut n = 0;
+            for (index, c) in candidates.enumerate() {
+                self.calls += 1;
+                let mut text = Vec::new();
+                self.unparser.unparse(self.tree, &c.mask, &mut text);
+                let interesting = text.contains(&self.needle) && text.len() < 11;
+                if interesting != c.expect {
+                    return Verdict::Diverged { index, interesting };
+                }
+                n += 1;
+            }
+            Verdict::AsExpected(n)
+        }
     }
 
     /// Brute force: can any single present unit be switched off and stay interesting?
@@ -228,6 +281,82 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// An oracle that, like `-j N`, pulls `ahead` candidates before it looks
+    /// at any outcome, and answers the same as a one-at-a-time evaluation.
+    struct Speculating<'u, F> {
+        inner: FnOracle<'u, F>,
+        ahead: usize,
+        pulled: usize,
+    }
+
+    impl<F: FnMut(&[NodeId]) -> bool> Oracle for Speculating<'_, F> {
+        fn evaluate(&mut self, candidates: &mut dyn Iterator<Item = Candidate>) -> Verdict {
+            // keep `ahead` candidates pulled before looking at any outcome
+            let mut window = std::collections::VecDeque::new();
+            let mut index = 0;
+            loop {
+                while window.len() < self.ahead {
+                    match candidates.next() {
+                        Some(c) => {
+                            self.pulled += 1;
+                            window.push_back(c);
+                        }
+                        None => break,
+                    }
+                }
+                let Some(c) = window.pop_front() else { return Verdict::AsExpected(index) };
+                let interesting = self.inner.test(&c.mask);
+                if interesting != c.expect {
+                    return Verdict::Diverged { index, interesting };
+                }
+                index += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn speculation_never_changes_the_result() {
+        let mut rng = Rng::new(21);
+        for round in 0..40 {
+            let tree = random_tree(&mut rng, 80);
+            let units = Units::new(&tree);
+            let all = units.present_bfs(&Mask::new(tree.len()));
+            let need: Vec<NodeId> = all.iter().copied().filter(|_| rng.chance(0.2)).collect();
+            let pred = |p: &[NodeId]| need.iter().all(|n| p.contains(n)) && p.len() % 7 != 3;
+            if !pred(&all) {
+                continue;
+            }
+            let (sequential, _) = reduce(&tree, Ddmin::Adaptive, true, pred);
+            for ahead in [2, 3, 8] {
+                let mut mask = Mask::new(tree.len());
+                let mut oracle =
+                    Speculating { inner: FnOracle::new(&units, pred), ahead, pulled: 0 };
+                run(Hdd::new(Ddmin::Adaptive), &units, &mut mask, &mut oracle);
+                while run(OneMinimal::new(), &units, &mut mask, &mut oracle).successes > 0 {}
+                assert_eq!(units.present_bfs(&mask), sequential, "round {round}, {ahead} ahead");
+            }
+        }
+    }
+
+    #[test]
+    fn hoisting_replaces_a_node_by_a_descendant_of_its_class() {
+        let tree = hoist_tree();
+        let units = Units::new(&tree);
+        // interesting iff the text has the innermost leaf "c": the chain
+        // a(b(c)) hoists down to c
+        let mut mask = Mask::new(tree.len());
+        let mut unparser = crate::unparse::Unparser::new();
+        let mut oracle =
+            TextOracle { tree: &tree, unparser: &mut unparser, needle: b'c', calls: 0 };
+        let outcome = run(Hoist::new(), &units, &mut mask, &mut oracle);
+        // a by b, then b (now in a's place) by c
+        assert_eq!(outcome.successes, 2);
+        assert_eq!(oracle.calls, 2);
+        let mut text = Vec::new();
+        crate::unparse::Unparser::new().unparse(&tree, &mask, &mut text);
+        assert_eq!(text, b"x c y");
     }
 
     #[test]

@@ -6,14 +6,15 @@
 //! memory against synthetic predicates.
 //!
 //! Algorithms are written as [`Search`]es: state machines that propose the next
-//! units to switch off and are told whether that was interesting. [`run`] drives
-//! one. Because a search can be cloned and fed "not interesting" ahead of time,
-//! the driver hands the oracle the whole sequence of candidates the search
-//! would try if none of them were interesting; the oracle may test several at
-//! once and reports the first interesting one in that order. The result is the
-//! same as testing one at a time, whatever the parallelism.
+//! change and are told whether that was interesting. [`run`] drives one.
+//! Because a search can be cloned and fed outcomes ahead of time, the driver
+//! hands the oracle the whole sequence of candidates the search would try if
+//! each turned out as the search expects (usually: not interesting); the oracle
+//! may test several at once and reports the first one that did not turn out as
+//! expected. The result is the same as testing one at a time, whatever the
+//! parallelism; only the number of tests differs.
 
-use crate::mask::Mask;
+use crate::mask::{self, Mask};
 use crate::tree::NodeId;
 
 pub mod ddmin;
@@ -22,15 +23,15 @@ pub mod units;
 
 pub use ddmin::Ddmin;
 pub use hdd::{Hdd, Hoist, OneMinimal};
-pub use units::Units;
+pub use units::{Target, Units};
 
 /// One change to try.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Proposal {
     /// Switch these units off.
     Off(Vec<NodeId>),
-    /// Replace `node` by its descendant `by`.
-    Hoist { node: NodeId, by: NodeId },
+    /// Replace `node` by the run of its descendants in `to`.
+    Hoist { node: NodeId, to: units::Target },
 }
 
 impl Proposal {
@@ -38,7 +39,9 @@ impl Proposal {
     pub fn apply(&self, mask: &Mask) -> Mask {
         match self {
             Proposal::Off(ids) => mask.with_off(ids),
-            Proposal::Hoist { node, by } => mask.with_hoist(*node, *by),
+            Proposal::Hoist { node, to } => {
+                mask.with_hoist(mask::Hoist { node: *node, first: to.first, last: to.last })
+            }
         }
     }
 }
@@ -49,6 +52,13 @@ pub trait Search: Clone {
     /// present units are proposed.
     fn propose(&mut self, units: &Units, mask: &Mask) -> Option<Proposal>;
 
+    /// Whether the last proposal is likely to be interesting. Only used to
+    /// decide what to test ahead of time with `-j`; a wrong guess costs
+    /// wasted tests, never a different result.
+    fn expect(&self) -> bool {
+        false
+    }
+
     /// Whether the last proposal was interesting; if it was, it is now part of the mask.
     fn feedback(&mut self, interesting: bool);
 
@@ -58,23 +68,32 @@ pub trait Search: Clone {
     }
 }
 
+/// A candidate, and whether the search expects it to be interesting. The
+/// next candidate assumes this one turned out as expected.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    pub mask: Mask,
+    pub expect: bool,
+}
+
 /// What an [`Oracle`] found in a sequence of candidates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// The candidate at this index is the first interesting one.
-    Found(usize),
-    /// None of the candidates is interesting.
-    Exhausted,
-    /// The run must end now (interrupted, out of time); nothing was decided.
+    /// Every candidate turned out as expected; there were this many.
+    AsExpected(usize),
+    /// The candidate at `index` is the first that did not turn out as
+    /// expected (all before it did).
+    Diverged { index: usize, interesting: bool },
+    /// The run must end now (interrupted, out of time); nothing more was decided.
     Stopped,
 }
 
 /// Says which candidates are interesting.
 pub trait Oracle {
-    /// Tests `candidates` in order until the first interesting one. May test
-    /// later candidates speculatively, but the verdict must be the one a
-    /// one-at-a-time evaluation in order would give.
-    fn first_interesting(&mut self, candidates: &mut dyn Iterator<Item = Mask>) -> Verdict;
+    /// Tests `candidates` in order until the first one whose outcome is not
+    /// its `expect`. May test later candidates speculatively, but the verdict
+    /// must be the one a one-at-a-time evaluation in order would give.
+    fn evaluate(&mut self, candidates: &mut dyn Iterator<Item = Candidate>) -> Verdict;
 
     /// Told before each batch which HDD level the search is at (for progress reports).
     fn progress(&mut self, _level: Option<usize>) {}
@@ -99,30 +118,41 @@ pub fn run<S: Search>(
     let mut successes = 0;
     loop {
         let verdict = {
-            let base = &*mask;
+            // the sequence the search would try if every candidate turned
+            // out as it expects
             let mut ahead = search.clone();
+            let mut assumed = mask.clone();
             let mut candidates = std::iter::from_fn(|| {
-                let proposal = ahead.propose(units, base)?;
-                ahead.feedback(false);
-                Some(proposal.apply(base))
+                let proposal = ahead.propose(units, &assumed)?;
+                let expect = ahead.expect();
+                let candidate = proposal.apply(&assumed);
+                ahead.feedback(expect);
+                if expect {
+                    assumed = candidate.clone();
+                }
+                Some(Candidate { mask: candidate, expect })
             });
             oracle.progress(search.level());
-            oracle.first_interesting(&mut candidates)
+            oracle.evaluate(&mut candidates)
         };
-        match verdict {
-            Verdict::Found(index) => {
-                for _ in 0..index {
-                    search.propose(units, mask);
-                    search.feedback(false);
-                }
-                let proposal =
-                    search.propose(units, mask).expect("the search proposed this before");
+        let (matched, diverged) = match verdict {
+            Verdict::AsExpected(n) => (n, None),
+            Verdict::Diverged { index, interesting } => (index, Some(interesting)),
+            Verdict::Stopped => return Outcome { successes, stopped: true },
+        };
+        // replay what the oracle confirmed, then the divergence
+        let outcomes = (0..matched).map(|_| None).chain(diverged.map(Some));
+        for actual in outcomes {
+            let proposal = search.propose(units, mask).expect("the search proposed this before");
+            let interesting = actual.unwrap_or_else(|| search.expect());
+            if interesting {
                 *mask = proposal.apply(mask);
-                search.feedback(true);
                 successes += 1;
             }
-            Verdict::Exhausted => return Outcome { successes, stopped: false },
-            Verdict::Stopped => return Outcome { successes, stopped: true },
+            search.feedback(interesting);
+        }
+        if diverged.is_none() {
+            return Outcome { successes, stopped: false };
         }
     }
 }
@@ -132,7 +162,7 @@ pub(crate) mod testing {
     //! In-memory oracles and trees for the algorithm tests.
 
     use super::*;
-    use crate::tree::{flags, Action, KindNames, Tree, TreeBuilder};
+    use crate::tree::{flags, Action, Tree, TreeBuilder, TreeInfo};
     use std::collections::HashMap;
     use std::sync::Arc;
 
@@ -165,13 +195,16 @@ pub(crate) mod testing {
     }
 
     impl<F: FnMut(&[NodeId]) -> bool> Oracle for FnOracle<'_, F> {
-        fn first_interesting(&mut self, candidates: &mut dyn Iterator<Item = Mask>) -> Verdict {
-            for (i, m) in candidates.enumerate() {
-                if self.test(&m) {
-                    return Verdict::Found(i);
+        fn evaluate(&mut self, candidates: &mut dyn Iterator<Item = Candidate>) -> Verdict {
+            let mut n = 0;
+            for (index, c) in candidates.enumerate() {
+                let interesting = self.test(&c.mask);
+                if interesting != c.expect {
+                    return Verdict::Diverged { index, interesting };
                 }
+                n += 1;
             }
-            Verdict::Exhausted
+            Verdict::AsExpected(n)
         }
     }
 
@@ -185,7 +218,7 @@ pub(crate) mod testing {
             b.node_mut(id).action = Action::Delete;
             b.close();
         }
-        b.finish(Arc::new(KindNames::default()), Arc::from(Vec::new()))
+        b.finish(Arc::new(TreeInfo::default()))
     }
 
     /// A random tree of deletable nodes; `shape` draws the number of children
@@ -232,7 +265,7 @@ pub(crate) mod testing {
             }
             open.push(i);
         }
-        b.finish(Arc::new(KindNames::default()), Arc::from(Vec::new()))
+        b.finish(Arc::new(TreeInfo::default()))
     }
 
     /// A small deterministic random number generator (xorshift64*).

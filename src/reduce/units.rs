@@ -7,9 +7,12 @@
 //! node is transparent. HDD's level of a unit is the number of unit ancestors
 //! it has, so levels count decisions, not grammar nesting.
 //!
-//! A *hoistable* node (one with a hoisting class, see `grammars/README.md`) may
-//! be replaced by one of its *targets*: its nearest descendants of the same
-//! class, found here once per tree.
+//! A *hoistable* node (its kind is in a hoisting class, see
+//! `grammars/README.md`, and its place is known) may be replaced by one of
+//! its *targets*: a nearest descendant in a hoisting class whose kind fits
+//! the node's place; or, in a place that holds a list, by the whole run from
+//! its first target to its last (unwrapping `{ a; b; }` into `a; b;`).
+//! Targets are found here once per tree.
 
 use crate::mask::Mask;
 use crate::tree::{flags, Action, NodeId, Tree};
@@ -29,7 +32,15 @@ pub struct Units {
     subtree_end: Vec<u32>,
     /// Hoistable nodes in preorder, each with the range of its targets in `targets`.
     hoistable: Vec<(NodeId, std::ops::Range<u32>)>,
-    targets: Vec<NodeId>,
+    targets: Vec<Target>,
+}
+
+/// What a hoisted node keeps: the run from `first` to `last` (siblings or
+/// nested alike, in source order); one node when they are the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Target {
+    pub first: NodeId,
+    pub last: NodeId,
 }
 
 impl Units {
@@ -68,7 +79,7 @@ impl Units {
     }
 
     /// The `i`-th hoistable node (in preorder) and its targets.
-    pub fn hoistable(&self, i: usize) -> Option<(NodeId, &[NodeId])> {
+    pub fn hoistable(&self, i: usize) -> Option<(NodeId, &[Target])> {
         let (n, r) = self.hoistable.get(i)?;
         Some((*n, &self.targets[r.start as usize..r.end as usize]))
     }
@@ -111,10 +122,11 @@ impl Units {
             }
             at = self.up[at as usize];
         }
-        !mask
-            .hoists()
-            .iter()
-            .any(|&(n, d)| n != id && self.contains(n, id) && !self.contains(d, id))
+        !mask.hoists().iter().any(|h| {
+            h.node != id
+                && self.contains(h.node, id)
+                && !(h.first.0 <= id.0 && id.0 < self.subtree_end[h.last.index()])
+        })
     }
 
     /// The units of `level` still present under `mask`.
@@ -143,30 +155,62 @@ fn same_effect(tree: &Tree, a: u32, b: u32) -> bool {
     }
 }
 
-/// Every hoistable node with its targets: the nearest descendants of its class
-/// that are not empty, not kept by a rule and not the same bytes as it.
-fn hoist_targets(tree: &Tree) -> (Vec<(NodeId, std::ops::Range<u32>)>, Vec<NodeId>) {
+/// Whether `nodes` (in order) are siblings with nothing named between them
+/// but each other and extras (comments): a run that can stand in a list.
+fn is_run(tree: &Tree, nodes: &[NodeId]) -> bool {
+    let parent = tree.node(nodes[0]).parent;
+    if nodes.iter().any(|&n| tree.node(n).parent != parent) {
+        return false;
+    }
+    let last = nodes[nodes.len() - 1];
+    let mut wanted = nodes.iter().peekable();
+    let mut c = nodes[0];
+    loop {
+        let n = tree.node(c);
+        if wanted.peek() == Some(&&c) {
+            wanted.next();
+        } else if n.has(flags::NAMED) && !n.has(flags::EXTRA) {
+            return false;
+        }
+        if c == last {
+            return true;
+        }
+        c = NodeId(n.subtree_end);
+    }
+}
+
+/// Every hoistable node with its targets: its nearest descendants that are
+/// in a hoisting class, fit its place, are not empty and not kept by a rule;
+/// and, in a place that holds a list, when they are two or more siblings
+/// with nothing else named between them, the run from the first to the last.
+fn hoist_targets(tree: &Tree) -> (Vec<(NodeId, std::ops::Range<u32>)>, Vec<Target>) {
     let nodes = tree.nodes();
     let mut hoistable = Vec::new();
     let mut targets = Vec::new();
+    let mut nearest = Vec::new();
     for (i, n) in nodes.iter().enumerate() {
-        if n.hoist == 0 || n.is_empty() {
+        if n.member == 0 || n.slot == 0 || n.is_empty() {
             continue;
         }
-        let class = 1u8 << (n.hoist - 1);
-        let first = targets.len() as u32;
+        let slot = tree.slot(NodeId(i as u32));
+        nearest.clear();
         let mut d = i as u32 + 1;
         while d < n.subtree_end {
             let c = &nodes[d as usize];
-            if c.member & class != 0 && !c.is_empty() && !c.has(flags::KEPT) && c.has(flags::NAMED)
-            {
-                if (c.start, c.end) != (n.start, n.end) {
-                    targets.push(NodeId(d));
+            if c.member != 0 && c.has(flags::NAMED) {
+                let fits = slot.accepts(c.kind) && !c.is_empty() && !c.has(flags::KEPT);
+                if fits && (c.start, c.end) != (n.start, n.end) {
+                    nearest.push(NodeId(d));
                 }
                 d = c.subtree_end;
             } else {
                 d += 1;
             }
+        }
+        let first = targets.len() as u32;
+        targets.extend(nearest.iter().map(|&t| Target { first: t, last: t }));
+        if slot.repeated && nearest.len() > 1 && is_run(tree, &nearest) {
+            targets.push(Target { first: nearest[0], last: nearest[nearest.len() - 1] });
         }
         if targets.len() as u32 > first {
             hoistable.push((NodeId(i as u32), first..targets.len() as u32));
