@@ -148,9 +148,10 @@ fn every_candidate_of_a_valid_json_document_is_valid_json() {
         if units.hoistable_count() > 0 && round % 2 == 0 {
             let (node, targets) =
                 units.hoistable(rng.below(units.hoistable_count())).expect("hoistable");
-            let by = targets[rng.below(targets.len())];
-            if units.is_present(node, &mask) && units.is_present(by, &mask) {
-                mask = Proposal::Hoist { node, by }.apply(&mask);
+            let to = targets[rng.below(targets.len())];
+            let present = |id| units.is_present(id, &mask);
+            if present(node) && present(to.first) && present(to.last) {
+                mask = Proposal::Hoist { node, to }.apply(&mask);
             }
         }
         let text = unparse(&tree, &mask);
