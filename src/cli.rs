@@ -12,7 +12,7 @@ use clap::{Parser, ValueEnum};
 use crate::error::Fatal;
 use crate::frontend::{self, LangInfo};
 use crate::reduce::hdd::Algorithm;
-use crate::reduce::Ddmin;
+use crate::reduce::{Ddmin, Order};
 use crate::session::Config;
 
 /// Shrink a file that makes a program misbehave into a tiny file that still
@@ -71,6 +71,10 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = DdminArg::Adaptive, help_heading = "Algorithm")]
     pub ddmin: DdminArg,
 
+    /// The order in which the nodes of a level are tried.
+    #[arg(long, value_enum, default_value_t = OrderArg::Forward, help_heading = "Algorithm")]
+    pub order: OrderArg,
+
     /// Run the test even on candidates with more syntax errors than the input.
     #[arg(long, help_heading = "Algorithm")]
     pub no_syntax_guard: bool,
@@ -79,6 +83,11 @@ pub struct Args {
     /// class, e.g. a loop by its body): a faster, less thorough run.
     #[arg(long, help_heading = "Algorithm")]
     pub no_hoist: bool,
+
+    /// Skip the shrinking pass (deleting characters of string literals, XML
+    /// text and attribute values, one by one).
+    #[arg(long, help_heading = "Algorithm")]
+    pub no_shrink: bool,
 
     /// Stop after this long (e.g. 90s, 10m, 1h) and keep the best result so far.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, help_heading = "Algorithm")]
@@ -109,6 +118,14 @@ pub enum AlgorithmArg {
     HddStar,
     /// HDD, then removing single nodes until none can go (1-tree-minimal).
     HddPlus,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OrderArg {
+    /// In source order.
+    Forward,
+    /// Last first (uses go before what they use).
+    Backward,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -195,8 +212,13 @@ impl Args {
                 DdminArg::Classic => Ddmin::Classic,
                 DdminArg::Adaptive => Ddmin::Adaptive,
             },
+            order: match self.order {
+                OrderArg::Forward => Order::Forward,
+                OrderArg::Backward => Order::Backward,
+            },
             syntax_guard: !self.no_syntax_guard,
             hoist: !self.no_hoist,
+            shrink: !self.no_shrink,
             max_time: self.max_time,
             progress,
             quiet: self.quiet,

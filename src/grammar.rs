@@ -32,13 +32,20 @@ pub struct GrammarData {
     #[serde(default)]
     pub replace: BTreeMap<String, String>,
 
-    /// Hoisting classes, as kind or supertype names (at most 8): a node of a
-    /// class, in a place that accepts that class, may be replaced by one of
-    /// its nearest descendants of the same class (`if (c) { s; }` by `{ s; }`,
-    /// `f(g(x))` by `g(x)`). Without them, a reduction keeps every wrapper
-    /// around the part that matters.
+    /// What hoisting moves, as kind or supertype names: a node of one of
+    /// these kinds may be replaced by its nearest descendants of these kinds
+    /// that fit its place in the grammar (`if (c) { s; }` by `{ s; }`,
+    /// `f(g(x))` by `g(x)`, a block in a block by its statements). Without
+    /// them, a reduction keeps every wrapper around the part that matters.
     #[serde(default)]
     pub hoist: Vec<String>,
+
+    /// Nodes whose characters the shrinking pass may delete one by one:
+    /// `kind = "quoted"` (those between the first and the last quote: string
+    /// literals) or `kind = "whole"` (XML text). Without it, a long string
+    /// that matters for one character stays whole.
+    #[serde(default)]
+    pub shrink: BTreeMap<String, ShrinkData>,
 
     /// Separated lists, such as argument lists and JSON arrays: deleting an
     /// element deletes one adjacent separator with it. Without an entry,
@@ -53,6 +60,23 @@ pub struct GrammarData {
     /// `0`). `parent` and `field` (or, outside fields, `kind`) name them.
     #[serde(default)]
     pub keep: Vec<KeepData>,
+}
+
+/// Which characters of a node the shrinking pass may delete.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum ShrinkData {
+    Quoted,
+    Whole,
+}
+
+impl From<ShrinkData> for crate::tree::Shrink {
+    fn from(s: ShrinkData) -> Self {
+        match s {
+            ShrinkData::Quoted => crate::tree::Shrink::Quoted,
+            ShrinkData::Whole => crate::tree::Shrink::Whole,
+        }
+    }
 }
 
 /// One separated list: `[[list]]`.
@@ -88,7 +112,6 @@ impl GrammarData {
     pub fn parse(name: &str, text: &str) -> Result<GrammarData> {
         let data: GrammarData =
             toml::from_str(text).with_context(|| format!("cannot read grammar data {name}"))?;
-        anyhow::ensure!(data.hoist.len() <= 8, "grammar data {name}: at most 8 hoisting classes");
         for k in &data.keep {
             anyhow::ensure!(
                 k.field.is_some() != k.kind.is_some(),

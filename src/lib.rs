@@ -48,7 +48,8 @@
 //!
 //! let mut mask = Mask::new(tree.len());
 //! let mut oracle = Contains2(&tree, Unparser::new());
-//! reduce::run(reduce::Hdd::new(reduce::Ddmin::Adaptive), &units, &mut mask, &mut oracle);
+//! let hdd = reduce::Hdd::new(reduce::Ddmin::Adaptive, reduce::Order::Forward);
+//! reduce::run(hdd, &units, &mut mask, &mut oracle);
 //! let mut text = Vec::new();
 //! Unparser::new().unparse(&tree, &mask, &mut text);
 //! assert_eq!(text, br#"{"": [2]}"#); // keys have a minimal form too

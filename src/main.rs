@@ -64,8 +64,17 @@ fn print_summary(input: &std::path::Path, s: &Summary, quiet: bool) {
             Ended::TimeUp => "reduced (stopped by --max-time)",
             Ended::Signal(_) => "reduced (interrupted)",
         };
+        let speculation = if st.jobs > 1 {
+            format!(
+                "{} useful, {} wasted or cancelled by speculation; ",
+                st.useful_tests,
+                st.wasted + st.cancelled
+            )
+        } else {
+            String::new()
+        };
         eprintln!(
-            "hdd: {how} {} from {} to {} bytes (-{pct:.1}%) with {} tests ({} cache hits, {} skipped by the syntax guard) in {}",
+            "hdd: {how} {} from {} to {} bytes (-{pct:.1}%) with {} tests ({speculation}{} cache hits, {} skipped by the syntax guard) in {}",
             input.display(),
             st.original_bytes,
             st.final_bytes,

@@ -13,14 +13,14 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use crate::error::{exit, Fatal};
-use crate::frontend::{Frontend, LangInfo};
+use crate::frontend::{chars, Frontend, LangInfo};
 use crate::mask::Mask;
 use crate::oracle::runner::{Outcome, Runner, Stop};
 use crate::oracle::{Evaluator, Guard, Settings};
 use crate::output::Output;
 use crate::progress::Progress;
 use crate::reduce::hdd::Algorithm;
-use crate::reduce::{self, Ddmin, Hdd, Hoist, OneMinimal, Search, Units};
+use crate::reduce::{self, Ddmin, Hdd, Hoist, OneMinimal, Order, Search, Units};
 use crate::stats::Stats;
 use crate::tree::Tree;
 
@@ -37,9 +37,12 @@ pub struct Config {
     pub jobs: usize,
     pub algorithm: Algorithm,
     pub ddmin: Ddmin,
+    pub order: Order,
     pub syntax_guard: bool,
     /// Run the hoisting pass after the algorithm.
     pub hoist: bool,
+    /// Run the shrinking pass (characters of strings) at the end.
+    pub shrink: bool,
     pub max_time: Option<Duration>,
     /// Draw the progress line.
     pub progress: bool,
@@ -217,21 +220,28 @@ fn shell_quote(s: &str) -> String {
 }
 
 /// Runs the configured algorithm's passes until done or stopped: the
-/// algorithm, then (unless `--no-hoist`) hoisting and the algorithm again,
-/// as long as hoisting finds something.
+/// algorithm; then (unless `--no-hoist`) hoisting and the algorithm again, as
+/// long as hoisting finds something; then (unless `--no-shrink`) deleting
+/// characters of strings and text.
 fn passes(config: &Config, frontend: &dyn Frontend, tree: Arc<Tree>, ev: &mut Evaluator<'_>) {
     let mut p = Passes { config, frontend, ev, tree };
-    if p.algorithm().is_err() || !config.hoist {
+    if p.algorithm().is_err() {
         return;
     }
-    loop {
-        match p.run(Hoist::new(), "hoist") {
-            Ok(0) | Err(Stopped) => return,
-            Ok(_) => {}
+    if config.hoist {
+        loop {
+            match p.run(Hoist::new(), "hoist") {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(Stopped) => return,
+            }
+            if p.algorithm().is_err() {
+                return;
+            }
         }
-        if p.algorithm().is_err() {
-            return;
-        }
+    }
+    if config.shrink {
+        let _ = p.shrink();
     }
 }
 
@@ -249,7 +259,7 @@ struct Passes<'c, 'e, 'a> {
 impl Passes<'_, '_, '_> {
     /// One run of the configured algorithm.
     fn algorithm(&mut self) -> Result<(), Stopped> {
-        let hdd = Hdd::new(self.config.ddmin);
+        let hdd = Hdd::new(self.config.ddmin, self.config.order);
         match self.config.algorithm {
             Algorithm::Hdd => {
                 self.run(hdd, "hdd")?;
@@ -257,7 +267,7 @@ impl Passes<'_, '_, '_> {
             Algorithm::HddStar => while self.run(hdd.clone(), "hdd")? > 0 {},
             Algorithm::HddPlus => {
                 self.run(hdd, "hdd")?;
-                while self.run(OneMinimal::new(), "1-minimal")? > 0 {}
+                while self.run(OneMinimal::new(self.config.order), "1-minimal")? > 0 {}
             }
         }
         Ok(())
@@ -266,15 +276,34 @@ impl Passes<'_, '_, '_> {
     /// Runs one search over a fresh parse of the current best; returns the
     /// number of interesting candidates it committed.
     fn run<S: Search>(&mut self, search: S, phase: &str) -> Result<usize, Stopped> {
+        self.reparse();
+        let tree = self.tree.clone();
+        self.run_on(&tree, search, phase)
+    }
+
+    /// The shrinking pass: adaptive ddmin over the characters of strings.
+    fn shrink(&mut self) -> Result<usize, Stopped> {
+        self.reparse();
+        let Some(view) = chars::view(&self.tree) else { return Ok(0) };
+        let view = Arc::new(view);
+        self.ev.set_tree(view.clone());
+        self.run_on(&view, Hdd::new(Ddmin::Adaptive, Order::Forward), "shrink")
+    }
+
+    /// Makes `self.tree` a parse of the current best.
+    fn reparse(&mut self) {
         if *self.tree.src() != **self.ev.best() {
             self.tree = Arc::new(self.frontend.parse(self.ev.best().clone()));
-            self.ev.set_tree(self.tree.clone());
         }
+        self.ev.set_tree(self.tree.clone());
+    }
+
+    fn run_on<S: Search>(&mut self, tree: &Tree, search: S, phase: &str) -> Result<usize, Stopped> {
         let stats = self.ev.stats_mut();
         stats.set_phase(phase);
         stats.passes += 1;
-        let units = Units::new(&self.tree);
-        let mut mask = Mask::new(self.tree.len());
+        let units = Units::new(tree);
+        let mut mask = Mask::new(tree.len());
         let outcome = reduce::run(search, &units, &mut mask, self.ev);
         if outcome.stopped {
             Err(Stopped)

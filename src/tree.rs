@@ -61,7 +61,7 @@ pub mod flags {
 pub struct Node {
     pub kind: u16,
     pub flags: u8,
-    /// Bitmask of the hoisting classes the node's kind belongs to.
+    /// 1 if the node's kind is one hoisting moves (grammar data `hoist`).
     pub member: u8,
     /// The place the node stands in (an index into [`TreeInfo::slots`]; 0 when
     /// nothing is known about it): which kinds could stand there instead.
@@ -120,7 +120,7 @@ pub struct SlotInfo {
     /// Whether the place holds a list (so a node there may be unwrapped into
     /// several).
     pub repeated: bool,
-    /// The kinds of hoisting classes that may stand there, sorted.
+    /// The kinds hoisting moves that may stand there, sorted.
     pub accepts: Box<[u16]>,
 }
 
@@ -131,12 +131,42 @@ impl SlotInfo {
 }
 
 /// What every tree of one language shares: kind names, replacement texts, slots.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct TreeInfo {
     pub kinds: KindNames,
     pub replacements: Vec<Box<[u8]>>,
     /// Slot 0 is "unknown" and accepts nothing.
     pub slots: Vec<SlotInfo>,
+    /// Per kind: whether the characters of such nodes may be deleted one by
+    /// one in the shrinking pass (grammar data `shrink`).
+    pub shrink: Vec<Shrink>,
+    /// Whether cuts are tokens of a language, so that the unparser must not
+    /// glue words together and may tidy the whitespace around them. False
+    /// for views whose units are characters.
+    pub tokens: bool,
+}
+
+impl Default for TreeInfo {
+    fn default() -> Self {
+        TreeInfo {
+            kinds: KindNames::default(),
+            replacements: Vec::new(),
+            slots: Vec::new(),
+            shrink: Vec::new(),
+            tokens: true,
+        }
+    }
+}
+
+/// Which characters of a node the shrinking pass may delete.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Shrink {
+    #[default]
+    No,
+    /// Those between its first and last quote (`"`, `'` or a backtick).
+    Quoted,
+    /// All of them.
+    Whole,
 }
 
 /// A parsed input: the original bytes and the arena of nodes over them.
@@ -151,6 +181,11 @@ pub struct Tree {
 impl Tree {
     pub fn src(&self) -> &[u8] {
         &self.src
+    }
+
+    /// The original bytes, shared.
+    pub fn src_arc(&self) -> Arc<[u8]> {
+        self.src.clone()
     }
 
     pub fn len(&self) -> usize {
@@ -176,6 +211,10 @@ impl Tree {
     /// The text a node with `Action::Replace(index)` is replaced by.
     pub fn replacement(&self, index: u16) -> &[u8] {
         &self.info.replacements[index as usize]
+    }
+
+    pub fn info(&self) -> &Arc<TreeInfo> {
+        &self.info
     }
 
     /// What may stand in a node's place.

@@ -56,6 +56,7 @@ impl Unparser {
         out.clear();
         self.collect_cuts(tree, mask);
         let src = tree.src();
+        let tokens = tree.info().tokens;
         let mut pos = 0usize;
         let mut after_cut = false;
         for cut in &self.cuts {
@@ -64,17 +65,17 @@ impl Unparser {
                 continue; // inside an earlier cut
             }
             let start = start.max(pos);
-            push(out, &src[pos..start], after_cut);
+            push(out, &src[pos..start], after_cut && tokens);
             let text: &[u8] = match cut.with {
                 With::Nothing => &[],
                 With::Replacement(r) => tree.replacement(r),
                 With::Original(s, e) => &src[s as usize..e as usize],
             };
-            push(out, text, true);
+            push(out, text, tokens);
             after_cut = true;
             pos = end;
         }
-        push(out, &src[pos..], after_cut);
+        push(out, &src[pos..], after_cut && tokens);
     }
 
     /// Fills `self.cuts` with the maximal cuts of `mask`, sorted by start.

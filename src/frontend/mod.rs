@@ -16,6 +16,7 @@ use anyhow::Result;
 
 use crate::tree::Tree;
 
+pub mod chars;
 pub mod treesitter;
 pub mod xml;
 

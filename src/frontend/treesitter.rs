@@ -17,7 +17,9 @@ use tree_sitter::{Language, Parser};
 
 use super::{Frontend, LangInfo};
 use crate::grammar::GrammarData;
-use crate::tree::{flags, Action, KindNames, SlotInfo, Tree, TreeBuilder, TreeInfo, ERROR_KIND};
+use crate::tree::{
+    flags, Action, KindNames, Shrink, SlotInfo, Tree, TreeBuilder, TreeInfo, ERROR_KIND,
+};
 
 /// Builds the front-end of one registry row.
 pub(crate) fn build(
@@ -61,9 +63,9 @@ struct Rules {
     slot_replacements: Vec<Vec<u16>>,
     /// Per replacement entry: the concrete kinds it covers.
     entry_kinds: Vec<Vec<bool>>,
-    /// Per kind: the hoisting classes it belongs to (bitmask).
+    /// Per kind: 1 if hoisting may move it.
     member: Vec<u8>,
-    /// Per slot: its index in [`TreeInfo::slots`] (0: accepts no class member).
+    /// Per slot: its index in [`TreeInfo::slots`] (0: accepts nothing hoisting moves).
     slot_ids: Vec<u16>,
     list: Vec<Option<usize>>,
     lists: Vec<ListRule>,
@@ -186,9 +188,9 @@ impl TreeSitterFrontend {
         }
 
         let mut member = vec![0u8; kind_count];
-        for (c, name) in data.hoist.iter().enumerate() {
+        for name in &data.hoist {
             for k in named_kinds(name).with_context(|| format!("in hoist: {name:?}"))? {
-                member[k as usize] |= 1 << c;
+                member[k as usize] = 1;
             }
         }
 
@@ -212,7 +214,7 @@ impl TreeSitterFrontend {
                 let usable: Vec<u16> = (0..entry_names.len() as u16)
                     .filter(|&e| names.contains(entry_names[e as usize]))
                     .collect();
-                // the members of hoisting classes that may stand here
+                // the kinds hoisting moves that may stand here
                 let mut accepts: Vec<u16> = names
                     .iter()
                     .flat_map(|n| ids.get(&(*n, true)).into_iter().flatten().copied())
@@ -259,6 +261,13 @@ impl TreeSitterFrontend {
             lists.push(ListRule { separators, field });
         }
 
+        let mut shrink = vec![Shrink::No; kind_count];
+        for (name, how) in &data.shrink {
+            for k in named_kinds(name).with_context(|| format!("in shrink: {name:?}"))? {
+                shrink[k as usize] = (*how).into();
+            }
+        }
+
         let mut all_separators: Vec<u16> =
             lists.iter().flat_map(|l| l.separators.iter().copied()).collect();
         all_separators.sort_unstable();
@@ -299,6 +308,8 @@ impl TreeSitterFrontend {
                 kinds: KindNames::new(names),
                 replacements: texts,
                 slots: slot_infos,
+                shrink,
+                tokens: true,
             }),
         })
     }

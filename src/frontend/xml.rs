@@ -30,7 +30,9 @@ use quick_xml::Reader;
 
 use super::{Frontend, LangInfo};
 use crate::grammar::GrammarData;
-use crate::tree::{flags, Action, KindNames, SlotInfo, Tree, TreeBuilder, TreeInfo, ERROR_KIND};
+use crate::tree::{
+    flags, Action, KindNames, Shrink, SlotInfo, Tree, TreeBuilder, TreeInfo, ERROR_KIND,
+};
 
 /// The node kinds of the XML front-end; grammar data names them.
 pub const KINDS: &[&str] = &[
@@ -77,7 +79,7 @@ struct XmlFrontend {
     atomic: Vec<bool>,
     /// (parent kind, child kind) pairs never deleted.
     keep: Vec<(u16, u16)>,
-    /// Per kind: the hoisting classes it belongs to (bitmask).
+    /// Per kind: 1 if hoisting may move it.
     member: Vec<u8>,
 }
 
@@ -108,20 +110,30 @@ impl XmlFrontend {
             keep.push((kind_id(&k.parent)?, kind_id(kind)?));
         }
         let mut member = vec![0u8; KINDS.len()];
-        for (c, name) in data.hoist.iter().enumerate() {
-            member[kind_id(name)? as usize] |= 1 << c;
+        for name in &data.hoist {
+            member[kind_id(name)? as usize] = 1;
         }
         let names = KINDS.iter().map(|&k| Box::from(k)).collect();
         // one slot: among an element's content (or at the top), where any
-        // member of a hoisting class may stand, several at once
+        // kind hoisting moves may stand, several at once
         let members: Vec<u16> =
             (0..KINDS.len() as u16).filter(|&k| member[k as usize] != 0).collect();
         let mut slots = vec![SlotInfo::default()];
         if !members.is_empty() {
             slots.push(SlotInfo { repeated: true, accepts: members.into() });
         }
+        let mut shrink = vec![Shrink::No; KINDS.len()];
+        for (name, how) in &data.shrink {
+            shrink[kind_id(name)? as usize] = (*how).into();
+        }
         Ok(XmlFrontend {
-            info: Arc::new(TreeInfo { kinds: KindNames::new(names), replacements: texts, slots }),
+            info: Arc::new(TreeInfo {
+                kinds: KindNames::new(names),
+                replacements: texts,
+                slots,
+                shrink,
+                tokens: true,
+            }),
             replacement,
             atomic,
             keep,

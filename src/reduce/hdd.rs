@@ -27,17 +27,41 @@ pub enum Algorithm {
     HddPlus,
 }
 
+/// The order in which the units of a level are tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Order {
+    /// Source order.
+    #[default]
+    Forward,
+    /// Last unit first: later code tends to depend on earlier code, so
+    /// removing users before what they use can reach a fixed point in fewer
+    /// passes (seed 002).
+    Backward,
+}
+
+impl Order {
+    /// The present units of `level`, in this order.
+    fn units(self, units: &Units, level: usize, mask: &Mask) -> Vec<NodeId> {
+        let mut items = units.present_at(level, mask);
+        if self == Order::Backward {
+            items.reverse();
+        }
+        items
+    }
+}
+
 /// One HDD pass over all levels.
 #[derive(Clone, Debug)]
 pub struct Hdd {
     ddmin: Ddmin,
+    order: Order,
     level: usize,
     current: Option<LevelSearch>,
 }
 
 impl Hdd {
-    pub fn new(ddmin: Ddmin) -> Hdd {
-        Hdd { ddmin, level: 0, current: None }
+    pub fn new(ddmin: Ddmin, order: Order) -> Hdd {
+        Hdd { ddmin, order, level: 0, current: None }
     }
 }
 
@@ -56,7 +80,7 @@ impl Search for Hdd {
                     if self.level >= units.depth() {
                         return None;
                     }
-                    let items = units.present_at(self.level, mask);
+                    let items = self.order.units(units, self.level, mask);
                     self.current = Some(LevelSearch::new(self.ddmin, items));
                 }
             }
@@ -83,19 +107,23 @@ impl Search for Hdd {
 /// until a pass removes nothing; the result is then 1-tree-minimal.
 #[derive(Clone, Debug, Default)]
 pub struct OneMinimal {
+    order: Order,
     items: Option<Vec<NodeId>>,
     i: usize,
 }
 
 impl OneMinimal {
-    pub fn new() -> OneMinimal {
-        OneMinimal::default()
+    pub fn new(order: Order) -> OneMinimal {
+        OneMinimal { order, ..OneMinimal::default() }
     }
 }
 
 impl Search for OneMinimal {
     fn propose(&mut self, units: &Units, mask: &Mask) -> Option<Proposal> {
-        let items = self.items.get_or_insert_with(|| units.present_bfs(mask));
+        let order = self.order;
+        let items = self.items.get_or_insert_with(|| {
+            (0..units.depth()).flat_map(|l| order.units(units, l, mask)).collect()
+        });
         while self.i < items.len() {
             let unit = items[self.i];
             if units.is_present(unit, mask) {
@@ -173,8 +201,11 @@ mod tests {
         let units = Units::new(tree);
         let mut mask = Mask::new(tree.len());
         let mut oracle = FnOracle::new(&units, pred);
-        run(Hdd::new(ddmin), &units, &mut mask, &mut oracle);
-        while plus && run(OneMinimal::new(), &units, &mut mask, &mut oracle).successes > 0 {}
+        run(Hdd::new(ddmin, Order::Forward), &units, &mut mask, &mut oracle);
+        while plus
+            && run(OneMinimal::new(Order::Forward), &units, &mut mask, &mut oracle).successes > 0
+        {
+        }
         let calls = oracle.calls;
         (units.present_bfs(&mask), calls)
     }
@@ -333,8 +364,10 @@ mod tests {
                 let mut mask = Mask::new(tree.len());
                 let mut oracle =
                     Speculating { inner: FnOracle::new(&units, pred), ahead, pulled: 0 };
-                run(Hdd::new(Ddmin::Adaptive), &units, &mut mask, &mut oracle);
-                while run(OneMinimal::new(), &units, &mut mask, &mut oracle).successes > 0 {}
+                run(Hdd::new(Ddmin::Adaptive, Order::Forward), &units, &mut mask, &mut oracle);
+                while run(OneMinimal::new(Order::Forward), &units, &mut mask, &mut oracle).successes
+                    > 0
+                {}
                 assert_eq!(units.present_bfs(&mask), sequential, "round {round}, {ahead} ahead");
             }
         }

@@ -22,7 +22,7 @@ pub mod hdd;
 pub mod units;
 
 pub use ddmin::Ddmin;
-pub use hdd::{Hdd, Hoist, OneMinimal};
+pub use hdd::{Hdd, Hoist, OneMinimal, Order};
 pub use units::{Target, Units};
 
 /// One change to try.

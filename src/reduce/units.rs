@@ -7,9 +7,9 @@
 //! node is transparent. HDD's level of a unit is the number of unit ancestors
 //! it has, so levels count decisions, not grammar nesting.
 //!
-//! A *hoistable* node (its kind is in a hoisting class, see
+//! A *hoistable* node (its kind is one hoisting moves, see
 //! `grammars/README.md`, and its place is known) may be replaced by one of
-//! its *targets*: a nearest descendant in a hoisting class whose kind fits
+//! its *targets*: a nearest such descendant whose kind fits
 //! the node's place; or, in a place that holds a list, by the whole run from
 //! its first target to its last (unwrapping `{ a; b; }` into `a; b;`).
 //! Targets are found here once per tree.
@@ -180,7 +180,7 @@ fn is_run(tree: &Tree, nodes: &[NodeId]) -> bool {
 }
 
 /// Every hoistable node with its targets: its nearest descendants that are
-/// in a hoisting class, fit its place, are not empty and not kept by a rule;
+/// of a kind hoisting moves, fit its place, are not empty and not kept by a rule;
 /// and, in a place that holds a list, when they are two or more siblings
 /// with nothing else named between them, the run from the first to the last.
 fn hoist_targets(tree: &Tree) -> (Vec<(NodeId, std::ops::Range<u32>)>, Vec<Target>) {

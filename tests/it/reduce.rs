@@ -43,7 +43,7 @@ fn c_keeps_valid_code_and_hoists_statements_out_of_blocks() {
     let input = "#include <stdio.h>\n\n/* a helper */\nstatic int add(int a, int b) {\n    return a + b;\n}\n\nint main(void) {\n    int x = add(1, 2);\n    if (x > 2) {\n        printf(\"big %d\\n\", x);\n    } else {\n        printf(\"small\\n\");\n    }\n    return 0;\n}\n";
     let test = "grep -q 'printf(\"big' \"$1\" || exit 1\ngcc -fsyntax-only -Werror=implicit-function-declaration -Werror=return-type \"$1\" > ./log 2>&1";
     let result = reduce("bug.c", input, test, &[]);
-    assert_eq!(result, "#include <stdio.h>\n\nint main() {\n    printf(\"big %d\\n\");\n}\n");
+    assert_eq!(result, "#include <stdio.h>\n\nint main() {\n    printf(\"big\");\n}\n");
 }
 
 #[test]
@@ -62,6 +62,16 @@ fn js_arguments_and_parameters_lose_their_commas_too() {
     let test = "grep -q needle \"$1\" || exit 1\nnode --check \"$1\" > ./log 2>&1";
     let result = reduce("a.js", input, test, &["--no-hoist"]);
     assert_eq!(result, "function f() {\n  return g('needle');\n}\n");
+}
+
+#[test]
+fn strings_and_attribute_values_shrink_to_the_characters_that_matter() {
+    let input = "<doc title=\"a long title with a < in it\">some text here</doc>\n";
+    let test = "grep -q 'title=\"[^\"]*<' \"$1\"";
+    let result = reduce("d.xml", input, test, &[]);
+    assert_eq!(result, "<doc title=\"<\"/>\n");
+    let without = reduce("d.xml", input, test, &["--no-shrink"]);
+    assert_eq!(without, "<doc title=\"a long title with a < in it\"/>\n");
 }
 
 #[test]

@@ -1,0 +1,131 @@
+//! The characters view: a tree over the same text whose units are the
+//! characters inside string literals, XML text and attribute values (the
+//! kinds grammar data lists under `shrink`), for the shrinking pass.
+//!
+//! Deleting characters one by one is what a tree cannot do: a 60-character
+//! JSON key that matters only for being a key becomes `""`, an XSLT test
+//! attribute that matters for one `<` keeps only that. A unit is one UTF-8
+//! character, one backslash escape (`\n`, `\"`), or one entity reference
+//! (`&amp;`), so that deleting a unit never splits one of those.
+//!
+//! The view says `tokens: false`: the unparser then neither puts spaces
+//! between characters that meet nor tidies whitespace, so each deletion
+//! removes exactly its bytes.
+
+use std::sync::{Arc, OnceLock};
+
+use crate::tree::{flags, Action, KindNames, Shrink, Tree, TreeBuilder, TreeInfo, ERROR_KIND};
+
+const TEXT: u16 = 0;
+const LEAF: u16 = 1;
+const CHAR: u16 = 2;
+
+fn info() -> Arc<TreeInfo> {
+    static INFO: OnceLock<Arc<TreeInfo>> = OnceLock::new();
+    INFO.get_or_init(|| {
+        let names = ["text", "leaf", "char"].iter().map(|&n| Box::from(n)).collect();
+        Arc::new(TreeInfo { kinds: KindNames::new(names), tokens: false, ..TreeInfo::default() })
+    })
+    .clone()
+}
+
+/// The characters view of `tree`, or `None` when it has nothing to shrink.
+pub fn view(tree: &Tree) -> Option<Tree> {
+    let src = tree.src();
+    let shrink = &tree.info().shrink;
+    let mut ranges = Vec::new();
+    let mut covered = 0u32;
+    for n in tree.nodes() {
+        if n.kind == ERROR_KIND || n.start < covered {
+            continue;
+        }
+        let how = shrink.get(n.kind as usize).copied().unwrap_or_default();
+        let text = &src[n.start as usize..n.end as usize];
+        let inner = match how {
+            Shrink::No => continue,
+            Shrink::Whole => Some((0, text.len())),
+            Shrink::Quoted => {
+                let quote = |c: &u8| matches!(c, b'"' | b'\'' | b'`');
+                match (text.iter().position(quote), text.iter().rposition(quote)) {
+                    (Some(a), Some(b)) if a < b => Some((a + 1, b)),
+                    _ => None,
+                }
+            }
+        };
+        if let Some((a, b)) = inner.filter(|(a, b)| a < b) {
+            ranges.push((n.start as usize + a, n.start as usize + b));
+            covered = n.end;
+        }
+    }
+    if ranges.is_empty() {
+        return None;
+    }
+    let mut b = TreeBuilder::new(tree.src_arc());
+    b.open(TEXT, flags::NAMED, 0, src.len());
+    for (start, end) in ranges {
+        b.open(LEAF, flags::NAMED, start, end);
+        let mut i = start;
+        while i < end {
+            let len = unit_len(&src[i..end]);
+            let id = b.open(CHAR, flags::NAMED, i, i + len);
+            b.node_mut(id).action = Action::Delete;
+            b.close();
+            i += len;
+        }
+        b.close();
+    }
+    b.close();
+    Some(b.finish(info()))
+}
+
+/// The length of the unit at the start of `s`: an escape, an entity
+/// reference, or one UTF-8 character.
+fn unit_len(s: &[u8]) -> usize {
+    let char_len = |s: &[u8]| match s.first() {
+        Some(&c) if c >= 0xF0 => 4,
+        Some(&c) if c >= 0xE0 => 3,
+        Some(&c) if c >= 0xC0 => 2,
+        _ => 1,
+    };
+    let len = match s.first() {
+        Some(b'\\') if s.len() > 1 => 1 + char_len(&s[1..]),
+        Some(b'&') => match s.iter().take(12).position(|&c| c == b';') {
+            Some(k) if k > 1 && s[1..k].iter().all(|c| c.is_ascii_alphanumeric() || *c == b'#') => {
+                k + 1
+            }
+            _ => 1,
+        },
+        _ => char_len(s),
+    };
+    len.min(s.len()).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_keep_escapes_entities_and_utf8_whole() {
+        assert_eq!(unit_len(b"\\nabc"), 2);
+        assert_eq!(unit_len(b"&amp;x"), 5);
+        assert_eq!(unit_len(b"&#60;"), 5);
+        assert_eq!(unit_len(b"& b;"), 1);
+        assert_eq!(unit_len("é!".as_bytes()), 2);
+        assert_eq!(unit_len("𝌆".as_bytes()), 4);
+        assert_eq!(unit_len(b"\\"), 1);
+    }
+
+    #[test]
+    fn the_view_of_json_has_the_characters_of_its_strings() {
+        let fe = crate::frontend::by_name("json").expect("json").frontend().expect("front-end");
+        let tree = fe.parse(Arc::from(&br#"{"ab": "c\"d", "n": 1}"#[..]));
+        let view = view(&tree).expect("something to shrink");
+        let chars: Vec<&[u8]> = view
+            .nodes()
+            .iter()
+            .filter(|n| n.kind == CHAR)
+            .map(|n| &view.src()[n.start as usize..n.end as usize])
+            .collect();
+        assert_eq!(chars, [&b"a"[..], b"b", b"c", b"\\\"", b"d", b"n"]);
+    }
+}
