@@ -71,9 +71,10 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = DdminArg::Adaptive, help_heading = "Algorithm")]
     pub ddmin: DdminArg,
 
-    /// The order in which the nodes of a level are tried.
-    #[arg(long, value_enum, default_value_t = OrderArg::Forward, help_heading = "Algorithm")]
-    pub order: OrderArg,
+    /// The order in which the nodes of a level are tried [default: backward
+    /// for C and JavaScript, forward for JSON and XML].
+    #[arg(long, value_enum, help_heading = "Algorithm")]
+    pub order: Option<OrderArg>,
 
     /// Run the test even on candidates with more syntax errors than the input.
     #[arg(long, help_heading = "Algorithm")]
@@ -212,10 +213,10 @@ impl Args {
                 DdminArg::Classic => Ddmin::Classic,
                 DdminArg::Adaptive => Ddmin::Adaptive,
             },
-            order: match self.order {
+            order: self.order.map(|o| match o {
                 OrderArg::Forward => Order::Forward,
                 OrderArg::Backward => Order::Backward,
-            },
+            }),
             syntax_guard: !self.no_syntax_guard,
             hoist: !self.no_hoist,
             shrink: !self.no_shrink,

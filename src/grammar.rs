@@ -16,6 +16,14 @@ use serde::Deserialize;
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GrammarData {
+    /// The order in which a level's units are tried unless `--order` says
+    /// otherwise: `"backward"` for code, where later parts use earlier ones,
+    /// so removing the users first frees what they use in the same pass
+    /// (measured: 263 instead of 624 tests on a C file); `"forward"` (the
+    /// default) for data.
+    #[serde(default)]
+    pub order: OrderData,
+
     /// Kinds reduced as a whole, never descended into: string and number
     /// literals, whose inner tokens are not worth a test each. Without this,
     /// HDD spends a level of tests on escape sequences and string fragments.
@@ -60,6 +68,24 @@ pub struct GrammarData {
     /// `0`). `parent` and `field` (or, outside fields, `kind`) name them.
     #[serde(default)]
     pub keep: Vec<KeepData>,
+}
+
+/// The default order of a language: `order = "forward"` or `"backward"`.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum OrderData {
+    #[default]
+    Forward,
+    Backward,
+}
+
+impl From<OrderData> for crate::reduce::Order {
+    fn from(o: OrderData) -> Self {
+        match o {
+            OrderData::Forward => crate::reduce::Order::Forward,
+            OrderData::Backward => crate::reduce::Order::Backward,
+        }
+    }
 }
 
 /// Which characters of a node the shrinking pass may delete.

@@ -37,7 +37,8 @@ pub struct Config {
     pub jobs: usize,
     pub algorithm: Algorithm,
     pub ddmin: Ddmin,
-    pub order: Order,
+    /// `None`: the language's own default (grammar data `order`).
+    pub order: Option<Order>,
     pub syntax_guard: bool,
     /// Run the hoisting pass after the algorithm.
     pub hoist: bool,
@@ -257,17 +258,23 @@ struct Passes<'c, 'e, 'a> {
 }
 
 impl Passes<'_, '_, '_> {
+    /// The order of units within a level: `--order`, else the language's.
+    fn order(&self) -> Order {
+        self.config.order.unwrap_or(self.tree.info().order)
+    }
+
     /// One run of the configured algorithm.
     fn algorithm(&mut self) -> Result<(), Stopped> {
-        let hdd = Hdd::new(self.config.ddmin, self.config.order);
+        let hdd = Hdd::new(self.config.ddmin, self.order());
         match self.config.algorithm {
             Algorithm::Hdd => {
                 self.run(hdd, "hdd")?;
             }
             Algorithm::HddStar => while self.run(hdd.clone(), "hdd")? > 0 {},
             Algorithm::HddPlus => {
+                let hdd = Hdd::single_pass(self.config.ddmin, self.order());
                 self.run(hdd, "hdd")?;
-                while self.run(OneMinimal::new(self.config.order), "1-minimal")? > 0 {}
+                while self.run(OneMinimal::new(self.order()), "1-minimal")? > 0 {}
             }
         }
         Ok(())

@@ -140,6 +140,8 @@ pub struct TreeInfo {
     /// Per kind: whether the characters of such nodes may be deleted one by
     /// one in the shrinking pass (grammar data `shrink`).
     pub shrink: Vec<Shrink>,
+    /// The order in which a level's units are tried by default.
+    pub order: crate::reduce::Order,
     /// Whether cuts are tokens of a language, so that the unparser must not
     /// glue words together and may tidy the whitespace around them. False
     /// for views whose units are characters.
@@ -153,6 +155,7 @@ impl Default for TreeInfo {
             replacements: Vec::new(),
             slots: Vec::new(),
             shrink: Vec::new(),
+            order: crate::reduce::Order::Forward,
             tokens: true,
         }
     }

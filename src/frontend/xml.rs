@@ -132,6 +132,7 @@ impl XmlFrontend {
                 replacements: texts,
                 slots,
                 shrink,
+                order: data.order.into(),
                 tokens: true,
             }),
             replacement,

@@ -32,10 +32,18 @@ pub enum LevelSearch {
 }
 
 impl LevelSearch {
+    /// A search to a fixed point: its result is 1-minimal.
     pub fn new(kind: Ddmin, items: Vec<NodeId>) -> LevelSearch {
+        LevelSearch::with_fixpoint(kind, items, true)
+    }
+
+    /// With `fixpoint` false, a pass that removed something is not repeated
+    /// (for HDD+, whose second phase makes the result 1-tree-minimal anyway:
+    /// the repeated passes would test the same units twice).
+    pub fn with_fixpoint(kind: Ddmin, items: Vec<NodeId>, fixpoint: bool) -> LevelSearch {
         match kind {
-            Ddmin::Classic => LevelSearch::Classic(Classic::new(items)),
-            Ddmin::Adaptive => LevelSearch::Adaptive(Adaptive::new(items)),
+            Ddmin::Classic => LevelSearch::Classic(Classic { fixpoint, ..Classic::new(items) }),
+            Ddmin::Adaptive => LevelSearch::Adaptive(Adaptive { fixpoint, ..Adaptive::new(items) }),
         }
     }
 
@@ -81,18 +89,20 @@ pub struct Classic {
     end: usize,
     /// Whether the current pass removed anything.
     changed: bool,
+    /// Repeat a pass that removed something.
+    fixpoint: bool,
 }
 
 impl Classic {
     /// ddmin starting with blocks of half the list.
     pub fn new(items: Vec<NodeId>) -> Classic {
         let block = (items.len() / 2).max(1);
-        Classic { items, block, i: 0, end: 0, changed: false }
+        Classic { items, block, i: 0, end: 0, changed: false, fixpoint: true }
     }
 
     /// The linear-time greedy search: single units only.
     pub fn greedy(items: Vec<NodeId>) -> Classic {
-        Classic { items, block: 1, i: 0, end: 0, changed: false }
+        Classic { items, block: 1, i: 0, end: 0, changed: false, fixpoint: true }
     }
 
     pub fn propose(&mut self) -> Option<Vec<NodeId>> {
@@ -102,10 +112,11 @@ impl Classic {
             }
             if self.i >= self.items.len() {
                 self.i = 0;
-                if self.changed {
+                if self.changed && self.fixpoint {
                     self.changed = false;
                     self.block = self.block.min(self.items.len());
                 } else if self.block > 1 {
+                    self.changed = false;
                     self.block /= 2;
                 } else {
                     return None;
@@ -151,6 +162,8 @@ pub struct Adaptive {
     /// Size of the block proposed last.
     pending: usize,
     changed: bool,
+    /// Repeat a pass that removed something.
+    fixpoint: bool,
     /// Whether the first probe at the last index succeeded (a predictor).
     first_ok: bool,
 }
@@ -164,6 +177,7 @@ impl Adaptive {
             probe: Probe::Linear,
             pending: 0,
             changed: false,
+            fixpoint: true,
             first_ok: false,
         }
     }
@@ -178,7 +192,7 @@ impl Adaptive {
     pub fn propose(&mut self) -> Option<Vec<NodeId>> {
         loop {
             if self.i >= self.items.len() {
-                if !self.changed {
+                if !(self.changed && self.fixpoint) {
                     return None;
                 }
                 self.changed = false;

@@ -55,13 +55,22 @@ impl Order {
 pub struct Hdd {
     ddmin: Ddmin,
     order: Order,
+    fixpoint: bool,
     level: usize,
     current: Option<LevelSearch>,
 }
 
 impl Hdd {
+    /// HDD with ddmin to a fixed point at each level (each level's result is
+    /// 1-minimal, as in the paper).
     pub fn new(ddmin: Ddmin, order: Order) -> Hdd {
-        Hdd { ddmin, order, level: 0, current: None }
+        Hdd { ddmin, order, fixpoint: true, level: 0, current: None }
+    }
+
+    /// HDD with one ddmin pass per level: for HDD+, whose second phase
+    /// re-checks every unit anyway.
+    pub fn single_pass(ddmin: Ddmin, order: Order) -> Hdd {
+        Hdd { fixpoint: false, ..Hdd::new(ddmin, order) }
     }
 }
 
@@ -81,7 +90,8 @@ impl Search for Hdd {
                         return None;
                     }
                     let items = self.order.units(units, self.level, mask);
-                    self.current = Some(LevelSearch::new(self.ddmin, items));
+                    self.current =
+                        Some(LevelSearch::with_fixpoint(self.ddmin, items, self.fixpoint));
                 }
             }
         }
