@@ -155,7 +155,7 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     } else {
         false
     };
-    let mut stats = ev.stats().clone();
+    let mut stats = ev.stats();
     stats.final_bytes = best.len() as u64;
     stats.finish();
     Ok(Summary {

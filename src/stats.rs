@@ -48,6 +48,17 @@ pub struct Stats {
     /// Wall time not spent waiting for tests (an estimate with `-j`).
     #[serde(serialize_with = "secs")]
     pub overhead_time: Duration,
+    /// Of the reducer's own time: unparsing and hashing candidates (summed
+    /// over worker threads).
+    #[serde(serialize_with = "secs")]
+    pub unparse_time: Duration,
+    /// Re-parsing candidates for the syntax guard (summed over workers).
+    #[serde(serialize_with = "secs")]
+    pub guard_time: Duration,
+    /// Writing candidates, starting tests and cleaning up after them, outside
+    /// the tests' own time (summed over workers).
+    #[serde(serialize_with = "secs")]
+    pub spawn_time: Duration,
     pub jobs: usize,
     /// Per phase, and per HDD level within a phase ("hdd/2").
     pub phases: BTreeMap<String, PhaseStats>,
@@ -81,6 +92,9 @@ impl Stats {
             wall_time: Duration::ZERO,
             test_time: Duration::ZERO,
             overhead_time: Duration::ZERO,
+            unparse_time: Duration::ZERO,
+            guard_time: Duration::ZERO,
+            spawn_time: Duration::ZERO,
             jobs,
             phases: BTreeMap::new(),
             started: Instant::now(),

@@ -16,6 +16,7 @@
 //! handed to the `on_improve` callback (which saves it) at once.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -88,6 +89,11 @@ struct Shared<'a> {
     runner: &'a Runner,
     guard: Option<Guard<'a>>,
     cache: Mutex<HashMap<u128, bool>>,
+    /// Nanoseconds spent unparsing and hashing, in the syntax guard, and
+    /// around the test (writing the candidate, spawning, cleaning up).
+    unparse_ns: AtomicU64,
+    guard_ns: AtomicU64,
+    setup_ns: AtomicU64,
 }
 
 /// The oracle the session hands to the reducer core.
@@ -129,6 +135,9 @@ impl<'a> Evaluator<'a> {
                 runner,
                 guard: settings.guard,
                 cache: Mutex::new(HashMap::new()),
+                unparse_ns: AtomicU64::new(0),
+                guard_ns: AtomicU64::new(0),
+                setup_ns: AtomicU64::new(0),
             }),
             jobs,
             deadline: settings.deadline,
@@ -156,8 +165,14 @@ impl<'a> Evaluator<'a> {
         &self.best
     }
 
-    pub fn stats(&self) -> &Stats {
-        &self.stats
+    /// The figures so far, with where the reducer's own time went.
+    pub fn stats(&self) -> Stats {
+        let mut stats = self.stats.clone();
+        let ns = |a: &AtomicU64| Duration::from_nanos(a.load(Ordering::Relaxed));
+        stats.unparse_time = ns(&self.shared.unparse_ns);
+        stats.guard_time = ns(&self.shared.guard_ns);
+        stats.spawn_time = ns(&self.shared.setup_ns);
+        stats
     }
 
     pub fn stats_mut(&mut self) -> &mut Stats {
@@ -238,21 +253,35 @@ impl Shared<'_> {
         best: &[u8],
         job: &Job,
     ) -> (Result<Eval>, Option<Vec<u8>>) {
+        let started = Instant::now();
         scratch.unparser.unparse(tree, &job.mask, &mut scratch.text);
         let text = &scratch.text;
-        if text[..] == *best {
+        let same = text[..] == *best;
+        let key = if same { 0 } else { xxhash_rust::xxh3::xxh3_128(text) };
+        add_time(&self.unparse_ns, started);
+        if same {
             return (Ok(Eval::Same), None);
         }
-        let key = xxhash_rust::xxh3::xxh3_128(text);
         let cached = self.cache.lock().expect("cache lock").get(&key).copied();
+        let guarded = || {
+            let started = Instant::now();
+            let rejected = self.guard.is_some_and(|g| g.frontend.syntax_errors(text) > g.allowed);
+            add_time(&self.guard_ns, started);
+            rejected
+        };
         let eval = if let Some(b) = cached {
             Eval::Cached(b)
-        } else if self.guard.is_some_and(|g| g.frontend.syntax_errors(text) > g.allowed) {
+        } else if guarded() {
             self.cache.lock().expect("cache lock").insert(key, false);
             Eval::Guarded
         } else {
-            match self.runner.run(text, false, Some(&job.cancel)) {
+            let started = Instant::now();
+            let run = self.runner.run(text, false, Some(&job.cancel));
+            let total = started.elapsed();
+            match run {
                 Ok(report) => {
+                    let setup = total.saturating_sub(report.elapsed);
+                    self.setup_ns.fetch_add(setup.as_nanos() as u64, Ordering::Relaxed);
                     if report.outcome != Outcome::Cancelled {
                         self.cache
                             .lock()
@@ -267,6 +296,10 @@ impl Shared<'_> {
         let keep = eval.interesting().then(|| text.clone());
         (Ok(eval), keep)
     }
+}
+
+fn add_time(counter: &AtomicU64, since: Instant) {
+    counter.fetch_add(since.elapsed().as_nanos() as u64, Ordering::Relaxed);
 }
 
 /// A worker's reusable buffers.
