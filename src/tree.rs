@@ -140,6 +140,9 @@ pub struct TreeInfo {
     /// Per kind: whether the characters of such nodes may be deleted one by
     /// one in the shrinking pass (grammar data `shrink`).
     pub shrink: Vec<Shrink>,
+    /// Whether the shrinking pass may also squeeze the whitespace between
+    /// tokens (grammar data `squeeze`).
+    pub squeeze: bool,
     /// The order in which a level's units are tried by default.
     pub order: crate::reduce::Order,
     /// Whether cuts are tokens of a language, so that the unparser must not
@@ -155,6 +158,7 @@ impl Default for TreeInfo {
             replacements: Vec::new(),
             slots: Vec::new(),
             shrink: Vec::new(),
+            squeeze: false,
             order: crate::reduce::Order::Forward,
             tokens: true,
         }

@@ -243,7 +243,7 @@ fn push(out: &mut Vec<u8>, chunk: &[u8], join: bool) {
 }
 
 /// Whether `a` directly followed by `b` could read as one token where two were meant.
-fn would_glue(a: u8, b: u8) -> bool {
+pub(crate) fn would_glue(a: u8, b: u8) -> bool {
     let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
     let op = |c: u8| b"+-*/%<>=&|!^~.:?#".contains(&c);
     (word(a) && word(b)) || (op(a) && op(b))

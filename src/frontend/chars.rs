@@ -8,6 +8,11 @@
 //! character, one backslash escape (`\n`, `\"`), or one entity reference
 //! (`&amp;`), so that deleting a unit never splits one of those.
 //!
+//! For languages whose grammar data says `squeeze = true` (data formats,
+//! whose layout means nothing), the whitespace between tokens is a unit too:
+//! deleted, or cut to one space where the tokens around it would otherwise
+//! glue together.
+//!
 //! The view says `tokens: false`: the unparser then neither puts spaces
 //! between characters that meet nor tidies whitespace, so each deletion
 //! removes exactly its bytes.
@@ -15,18 +20,33 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::tree::{flags, Action, KindNames, Shrink, Tree, TreeBuilder, TreeInfo, ERROR_KIND};
+use crate::unparse::would_glue;
 
 const TEXT: u16 = 0;
 const LEAF: u16 = 1;
 const CHAR: u16 = 2;
+const SPACE: u16 = 3;
 
 fn info() -> Arc<TreeInfo> {
     static INFO: OnceLock<Arc<TreeInfo>> = OnceLock::new();
     INFO.get_or_init(|| {
-        let names = ["text", "leaf", "char"].iter().map(|&n| Box::from(n)).collect();
-        Arc::new(TreeInfo { kinds: KindNames::new(names), tokens: false, ..TreeInfo::default() })
+        let names = ["text", "leaf", "char", "space"].iter().map(|&n| Box::from(n)).collect();
+        Arc::new(TreeInfo {
+            kinds: KindNames::new(names),
+            replacements: vec![Box::from(&b" "[..])],
+            tokens: false,
+            ..TreeInfo::default()
+        })
     })
     .clone()
+}
+
+/// A part of the text the view makes units of.
+enum Region {
+    /// The characters of a string or text.
+    Chars(usize, usize),
+    /// Whitespace between tokens.
+    Space(usize, usize),
 }
 
 /// The characters view of `tree`, or `None` when it has nothing to shrink.
@@ -57,25 +77,77 @@ pub fn view(tree: &Tree) -> Option<Tree> {
             covered = n.end;
         }
     }
-    if ranges.is_empty() {
+    let mut regions: Vec<(usize, Region)> =
+        ranges.into_iter().map(|(a, b)| (a, Region::Chars(a, b))).collect();
+    if tree.info().squeeze {
+        regions.extend(spaces(tree).into_iter().map(|(a, b)| (a, Region::Space(a, b))));
+        regions.sort_by_key(|&(a, _)| a);
+    }
+    if regions.is_empty() {
         return None;
     }
     let mut b = TreeBuilder::new(tree.src_arc());
     b.open(TEXT, flags::NAMED, 0, src.len());
-    for (start, end) in ranges {
-        b.open(LEAF, flags::NAMED, start, end);
-        let mut i = start;
-        while i < end {
-            let len = unit_len(&src[i..end]);
-            let id = b.open(CHAR, flags::NAMED, i, i + len);
-            b.node_mut(id).action = Action::Delete;
-            b.close();
-            i += len;
+    for (_, region) in regions {
+        match region {
+            Region::Chars(start, end) => {
+                b.open(LEAF, flags::NAMED, start, end);
+                let mut i = start;
+                while i < end {
+                    let len = unit_len(&src[i..end]);
+                    let id = b.open(CHAR, flags::NAMED, i, i + len);
+                    b.node_mut(id).action = Action::Delete;
+                    b.close();
+                    i += len;
+                }
+                b.close();
+            }
+            Region::Space(start, end) => {
+                let glue = start > 0 && end < src.len() && would_glue(src[start - 1], src[end]);
+                let action = match (glue, end - start) {
+                    (false, _) => Action::Delete,
+                    (true, 1) => continue, // already as small as it can be
+                    (true, _) => Action::Replace(0),
+                };
+                let id = b.open(SPACE, flags::NAMED, start, end);
+                b.node_mut(id).action = action;
+                b.close();
+            }
         }
-        b.close();
     }
     b.close();
     Some(b.finish(info()))
+}
+
+/// The runs of whitespace outside every leaf of `tree` (outside tokens,
+/// strings, comments and text).
+fn spaces(tree: &Tree) -> Vec<(usize, usize)> {
+    let src = tree.src();
+    let mut runs = Vec::new();
+    let mut pos = 0usize;
+    let scan = |from: usize, to: usize, runs: &mut Vec<(usize, usize)>| {
+        let mut i = from;
+        while i < to {
+            if src[i].is_ascii_whitespace() {
+                let start = i;
+                while i < to && src[i].is_ascii_whitespace() {
+                    i += 1;
+                }
+                runs.push((start, i));
+            } else {
+                i += 1;
+            }
+        }
+    };
+    for (i, n) in tree.nodes().iter().enumerate() {
+        let leaf = n.subtree_end == i as u32 + 1;
+        if leaf && n.end as usize > pos && !n.is_empty() {
+            scan(pos, (n.start as usize).max(pos), &mut runs);
+            pos = n.end as usize;
+        }
+    }
+    scan(pos, src.len(), &mut runs);
+    runs
 }
 
 /// The length of the unit at the start of `s`: an escape, an entity
@@ -113,6 +185,31 @@ mod tests {
         assert_eq!(unit_len("é!".as_bytes()), 2);
         assert_eq!(unit_len("𝌆".as_bytes()), 4);
         assert_eq!(unit_len(b"\\"), 1);
+    }
+
+    #[test]
+    fn squeezing_cuts_whitespace_between_tokens_but_never_glues_them() {
+        let fe = crate::frontend::by_name("xml").expect("xml").frontend().expect("front-end");
+        let tree = fe.parse(Arc::from(&b"<a  x='1'   >\n  <b>t u</b>\n</a>\n"[..]));
+        let view = view(&tree).expect("something to shrink");
+        let spaces: Vec<(&[u8], Action)> = view
+            .nodes()
+            .iter()
+            .filter(|n| n.kind == SPACE)
+            .map(|n| (&view.src()[n.start as usize..n.end as usize], n.action))
+            .collect();
+        assert_eq!(
+            spaces,
+            [
+                // `a` and `x` would glue: one space stays
+                (&b"  "[..], Action::Replace(0)),
+                (b"   ", Action::Delete),
+                // `>` and `<` might glue in some language: one space stays,
+                // and a single one is left alone
+                (b"\n  ", Action::Replace(0)),
+                (b"\n", Action::Delete),
+            ]
+        );
     }
 
     #[test]

@@ -309,6 +309,7 @@ impl TreeSitterFrontend {
                 replacements: texts,
                 slots: slot_infos,
                 shrink,
+                squeeze: data.squeeze,
                 order: data.order.into(),
                 tokens: true,
             }),

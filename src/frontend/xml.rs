@@ -132,6 +132,7 @@ impl XmlFrontend {
                 replacements: texts,
                 slots,
                 shrink,
+                squeeze: data.squeeze,
                 order: data.order.into(),
                 tokens: true,
             }),
@@ -386,6 +387,10 @@ impl<'f> Builder<'f> {
                     }
                     i = j;
                 }
+            }
+            // an attribute must be separated from what comes before it
+            if well_formed && !s[a - 1].is_ascii_whitespace() {
+                self.errors += 1;
             }
             if well_formed {
                 self.node(ATTRIBUTE, a, i, false);
