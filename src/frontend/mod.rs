@@ -28,7 +28,24 @@ pub trait Frontend: Send + Sync + fmt::Debug {
     /// Counts the syntax errors in `src`, as [`Tree::error_count`] would after
     /// [`Frontend::parse`], but possibly faster. The syntax guard uses it.
     fn syntax_errors(&self, src: &[u8]) -> usize;
+
+    /// A parse of `src` kept so that texts close to it can be counted faster
+    /// by [`Frontend::syntax_errors_from`]; `None` if the front-end cannot.
+    fn guard_base(&self, _src: &[u8]) -> Option<GuardBase> {
+        None
+    }
+
+    /// The syntax errors in `text`, found by re-parsing only where it
+    /// differs from the text of `base` (the same count as
+    /// [`Frontend::syntax_errors`]); also the parse of `text`, to be the base
+    /// of later calls.
+    fn syntax_errors_from(&self, _base: &GuardBase, text: &[u8]) -> (usize, Option<GuardBase>) {
+        (self.syntax_errors(text), None)
+    }
 }
+
+/// What a front-end keeps of a parse for [`Frontend::syntax_errors_edited`].
+pub type GuardBase = Box<dyn std::any::Any + Send + Sync>;
 
 /// The languages hdd reduces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -13,9 +13,9 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
-use tree_sitter::{Language, Parser};
+use tree_sitter::{InputEdit, Language, Parser, Point};
 
-use super::{Frontend, LangInfo};
+use super::{Frontend, GuardBase, LangInfo};
 use crate::grammar::GrammarData;
 use crate::tree::{
     flags, Action, KindNames, Shrink, SlotInfo, Tree, TreeBuilder, TreeInfo, ERROR_KIND,
@@ -464,6 +464,62 @@ impl Frontend for TreeSitterFrontend {
             None => usize::MAX,
         }
     }
+
+    fn guard_base(&self, src: &[u8]) -> Option<GuardBase> {
+        let tree = self.parser()?.parse(src, None)?;
+        Some(Box::new(Base { tree, src: src.to_vec() }))
+    }
+
+    fn syntax_errors_from(&self, base: &GuardBase, text: &[u8]) -> (usize, Option<GuardBase>) {
+        let Some(base) = base.downcast_ref::<Base>() else {
+            return (self.syntax_errors(text), None);
+        };
+        let old = &base.src;
+        // one edit covering where the texts differ
+        let prefix = old.iter().zip(text).take_while(|(a, b)| a == b).count();
+        let room = old.len().min(text.len()) - prefix;
+        let suffix =
+            old.iter().rev().zip(text.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+        let (old_end, new_end) = (old.len() - suffix, text.len() - suffix);
+        let start = advance(text, (0, Point::new(0, 0)), prefix);
+        let mut tree = base.tree.clone();
+        tree.edit(&InputEdit {
+            start_byte: prefix,
+            old_end_byte: old_end,
+            new_end_byte: new_end,
+            start_position: start.1,
+            old_end_position: advance(old, start, old_end).1,
+            new_end_position: advance(text, start, new_end).1,
+        });
+        match self.parser().and_then(|mut p| p.parse(text, Some(&tree))) {
+            Some(ts) => {
+                let errors = count_errors(&ts);
+                (errors, Some(Box::new(Base { tree: ts, src: text.to_vec() })))
+            }
+            None => (usize::MAX, None),
+        }
+    }
+}
+
+/// A parse kept for the syntax guard: the tree and the text it is of.
+struct Base {
+    tree: tree_sitter::Tree,
+    src: Vec<u8>,
+}
+
+/// The position of byte `to` of `text`, counting on from a known one.
+fn advance(text: &[u8], from: (usize, Point), to: usize) -> (usize, Point) {
+    let (mut row, mut column) = (from.1.row, from.1.column);
+    for (i, &c) in text[from.0..to].iter().enumerate() {
+        if c == b'\n' {
+            row += 1;
+            column = to - (from.0 + i + 1);
+        }
+    }
+    if row == from.1.row {
+        column += to - from.0;
+    }
+    (to, Point::new(row, column))
 }
 
 /// Error and missing nodes in a tree-sitter tree, visiting only subtrees that have any.

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use crate::frontend::Frontend;
+use crate::frontend::{Frontend, GuardBase};
 use crate::mask::Mask;
 use crate::progress::Progress;
 use crate::reduce::{Candidate, Oracle, Verdict};
@@ -103,6 +103,8 @@ pub struct Evaluator<'a> {
     deadline: Option<Instant>,
     tree: Arc<Tree>,
     best: Arc<[u8]>,
+    /// The syntax guard's parse of `best`, to re-parse candidates incrementally.
+    best_base: Option<Arc<GuardBase>>,
     stats: Stats,
     progress: Progress,
     on_improve: OnImprove<'a>,
@@ -130,6 +132,7 @@ impl<'a> Evaluator<'a> {
     ) -> Evaluator<'a> {
         let best: Arc<[u8]> = Arc::from(tree.src());
         let jobs = settings.jobs.max(1);
+        let best_base = settings.guard.and_then(|g| g.frontend.guard_base(&best)).map(Arc::new);
         Evaluator {
             shared: Arc::new(Shared {
                 runner,
@@ -144,6 +147,7 @@ impl<'a> Evaluator<'a> {
             stats: Stats::new(best.len(), jobs),
             tree,
             best,
+            best_base,
             progress: settings.progress,
             on_improve,
             error: None,
@@ -215,8 +219,15 @@ impl<'a> Evaluator<'a> {
         self.progress.update(&self.stats, self.best.len());
     }
 
-    fn improve(&mut self, text: Vec<u8>) {
+    fn improve(&mut self, found: Found) {
+        let Found { text, base } = found;
         self.stats.count_improvement(self.best.len(), text.len());
+        // keep the guard's parse in step with the best
+        self.best_base = match (base, &self.best_base, self.shared.guard) {
+            (Some(base), _, _) => Some(Arc::new(base)),
+            (None, Some(old), Some(g)) => g.frontend.syntax_errors_from(old, &text).1.map(Arc::new),
+            (None, _, _) => None,
+        };
         self.best = Arc::from(text);
         self.stats.improvements += 1;
         self.progress.update(&self.stats, self.best.len());
@@ -236,12 +247,18 @@ struct Job {
     cancel: Arc<Cancel>,
 }
 
+/// An interesting candidate: its text, and the syntax guard's parse of it.
+struct Found {
+    text: Vec<u8>,
+    base: Option<GuardBase>,
+}
+
 /// A worker's answer.
 struct Done {
     index: usize,
     eval: Result<Eval>,
-    /// The candidate's text, when it is interesting.
-    text: Option<Vec<u8>>,
+    /// The candidate, when it is interesting.
+    found: Option<Found>,
 }
 
 impl Shared<'_> {
@@ -251,8 +268,9 @@ impl Shared<'_> {
         scratch: &mut Scratch,
         tree: &Tree,
         best: &[u8],
+        best_base: Option<&GuardBase>,
         job: &Job,
-    ) -> (Result<Eval>, Option<Vec<u8>>) {
+    ) -> (Result<Eval>, Option<Found>) {
         let started = Instant::now();
         scratch.unparser.unparse(tree, &job.mask, &mut scratch.text);
         let text = &scratch.text;
@@ -263,11 +281,22 @@ impl Shared<'_> {
             return (Ok(Eval::Same), None);
         }
         let cached = self.cache.lock().expect("cache lock").get(&key).copied();
-        let guarded = || {
+        // the guard re-parses from the best's parse where it can; that parse
+        // of the candidate becomes the base if the candidate becomes the best
+        let mut base = None;
+        let mut guarded = || {
+            let Some(g) = self.guard else { return false };
             let started = Instant::now();
-            let rejected = self.guard.is_some_and(|g| g.frontend.syntax_errors(text) > g.allowed);
+            let errors = match best_base {
+                Some(b) => {
+                    let (errors, parse) = g.frontend.syntax_errors_from(b, text);
+                    base = parse;
+                    errors
+                }
+                None => g.frontend.syntax_errors(text),
+            };
             add_time(&self.guard_ns, started);
-            rejected
+            errors > g.allowed
         };
         let eval = if let Some(b) = cached {
             Eval::Cached(b)
@@ -293,8 +322,8 @@ impl Shared<'_> {
                 Err(e) => return (Err(e), None),
             }
         };
-        let keep = eval.interesting().then(|| text.clone());
-        (Ok(eval), keep)
+        let found = eval.interesting().then(|| Found { text: text.clone(), base });
+        (Ok(eval), found)
     }
 }
 
@@ -338,7 +367,7 @@ impl Evaluator<'_> {
         index: usize,
         expect: bool,
         eval: Result<Eval>,
-        text: Option<Vec<u8>>,
+        found: Option<Found>,
     ) -> Settled {
         let eval = match eval {
             Ok(eval) => eval,
@@ -354,8 +383,8 @@ impl Evaluator<'_> {
         self.stats.useful_tests += u64::from(matches!(eval, Eval::Tested(..)));
         let interesting = eval.interesting();
         if interesting {
-            if let Some(text) = text {
-                self.improve(text);
+            if let Some(found) = found {
+                self.improve(found);
             }
             if self.error.is_some() {
                 return Settled::Return(Verdict::Stopped);
@@ -378,8 +407,10 @@ impl Evaluator<'_> {
                 return Verdict::Stopped;
             }
             let job = Job { index, mask: c.mask, cancel: cancel.clone() };
-            let (eval, text) = self.shared.evaluate(&mut scratch, &self.tree, &self.best, &job);
-            match self.settle(index, c.expect, eval, text) {
+            let base = self.best_base.as_deref();
+            let (eval, found) =
+                self.shared.evaluate(&mut scratch, &self.tree, &self.best, base, &job);
+            match self.settle(index, c.expect, eval, found) {
                 Settled::AsExpected => count += 1,
                 Settled::Return(verdict) => return verdict,
             }
@@ -396,10 +427,11 @@ impl Evaluator<'_> {
         let shared = &*shared;
         let tree = self.tree.clone();
         let best = self.best.clone();
+        let best_base = self.best_base.clone();
         std::thread::scope(|scope| {
             for _ in 0..self.jobs {
                 let done_tx = done_tx.clone();
-                let (job_rx, tree, best) = (&job_rx, &tree, &best);
+                let (job_rx, tree, best, best_base) = (&job_rx, &tree, &best, &best_base);
                 scope.spawn(move || {
                     let mut scratch = Scratch::default();
                     loop {
@@ -407,12 +439,12 @@ impl Evaluator<'_> {
                             Ok(job) => job,
                             Err(_) => return,
                         };
-                        let (eval, text) = if job.cancel.is_set() {
+                        let (eval, found) = if job.cancel.is_set() {
                             (Ok(Eval::Tested(Outcome::Cancelled, Duration::ZERO)), None)
                         } else {
-                            shared.evaluate(&mut scratch, tree, best, &job)
+                            shared.evaluate(&mut scratch, tree, best, best_base.as_deref(), &job)
                         };
-                        if done_tx.send(Done { index: job.index, eval, text }).is_err() {
+                        if done_tx.send(Done { index: job.index, eval, found }).is_err() {
                             return;
                         }
                     }
@@ -474,7 +506,7 @@ impl Evaluator<'_> {
             let mut returned = None;
             while let Some(done) = answers.remove(&settled) {
                 let expect = expects[&settled];
-                match self.settle(settled, expect, done.eval, done.text) {
+                match self.settle(settled, expect, done.eval, done.found) {
                     Settled::AsExpected => settled += 1,
                     Settled::Return(verdict) => {
                         returned = Some(verdict);

@@ -163,3 +163,40 @@ fn every_candidate_of_a_valid_json_document_is_valid_json() {
         }
     }
 }
+
+#[test]
+fn incremental_reparsing_counts_the_same_syntax_errors_as_a_full_parse() {
+    // the syntax guard re-parses a candidate from the parse of the current
+    // best; it must agree with a parse from scratch, also after the base has
+    // moved on to an earlier candidate's parse
+    let mut rng = Rng(0x9e37_79b9);
+    for (lang, path) in corpus_inputs() {
+        if lang == "xml" {
+            continue; // no incremental re-parsing for XML
+        }
+        let bytes = fs::read(&path).expect("input");
+        let fe = frontend::by_name(&lang).expect("language").frontend().expect("front-end");
+        let tree = fe.parse(Arc::from(bytes.as_slice()));
+        let mut base = fe.guard_base(&bytes).expect("tree-sitter keeps a base");
+        let units = Units::new(&tree);
+        let all = units.present_bfs(&Mask::new(tree.len()));
+        let mut unparser = Unparser::new();
+        let mut text = Vec::new();
+        let mut mask = Mask::new(tree.len());
+        for round in 0..40 {
+            let mut candidate = mask.clone();
+            for _ in 0..1 + rng.below(4) {
+                candidate = Proposal::Off(vec![all[rng.below(all.len())]]).apply(&candidate);
+            }
+            unparser.unparse(&tree, &candidate, &mut text);
+            let (incremental, parse) = fe.syntax_errors_from(&base, &text);
+            let full = fe.syntax_errors(&text);
+            assert_eq!(incremental, full, "{} round {round}", path.display());
+            if round % 3 == 0 {
+                // as if this candidate became the best
+                base = parse.expect("a parse");
+                mask = candidate;
+            }
+        }
+    }
+}
