@@ -89,7 +89,7 @@ fn a_chatty_test_does_not_block() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         fs::read_to_string(dir.path().join("data.reduced.json")).expect("result"),
-        "\"needle\"\n"
+        "\"needle\""
     );
 }
 
