@@ -1,9 +1,11 @@
 //! One reduction from start to end: check the input, check the test, run the
 //! passes, re-check the result.
 //!
-//! The passes: HDD, HDD* or HDD+ ([`Algorithm`]). Between passes the current
+//! The passes: the algorithm (HDD, HDD* or HDD+, see [`Algorithm`]); then
+//! hoisting and the algorithm again while hoisting finds something; then
+//! shrinking strings character by character. Before each pass the current
 //! best text is parsed again, so every pass works on a tree that matches the
-//! text (after replacements, say) and that gets smaller as the input does.
+//! text (after replacements and hoists) and that gets smaller as it does.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -135,7 +137,6 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     };
     let mut ev =
         Evaluator::new(&runner, settings, tree.clone(), Box::new(|b: &[u8]| output.write(b)));
-    ev.stats_mut().set_phase("hdd");
     passes(config, &*frontend, tree, &mut ev);
     ev.progress().clear();
     if let Some(e) = ev.take_error() {
@@ -265,16 +266,15 @@ impl Passes<'_, '_, '_> {
 
     /// One run of the configured algorithm.
     fn algorithm(&mut self) -> Result<(), Stopped> {
-        let hdd = Hdd::new(self.config.ddmin, self.order());
+        let (ddmin, order) = (self.config.ddmin, self.order());
         match self.config.algorithm {
             Algorithm::Hdd => {
-                self.run(hdd, "hdd")?;
+                self.run(Hdd::new(ddmin, order), "hdd")?;
             }
-            Algorithm::HddStar => while self.run(hdd.clone(), "hdd")? > 0 {},
+            Algorithm::HddStar => while self.run(Hdd::new(ddmin, order), "hdd")? > 0 {},
             Algorithm::HddPlus => {
-                let hdd = Hdd::single_pass(self.config.ddmin, self.order());
-                self.run(hdd, "hdd")?;
-                while self.run(OneMinimal::new(self.order()), "1-minimal")? > 0 {}
+                self.run(Hdd::single_pass(ddmin, order), "hdd")?;
+                while self.run(OneMinimal::new(order), "1-minimal")? > 0 {}
             }
         }
         Ok(())
