@@ -52,7 +52,8 @@ pub mod flags {
     pub const ELEMENT: u8 = 1 << 5;
     /// A separator token of the parent [`LIST`].
     pub const SEPARATOR: u8 = 1 << 6;
-    /// Kept by a rule of the grammar data: never switched off, never hoisted.
+    /// Kept by a rule of the grammar data: never switched off, never hoisted
+    /// out of its place (it may itself be replaced by what is inside it).
     pub const KEPT: u8 = 1 << 7;
 }
 

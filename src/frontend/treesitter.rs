@@ -332,7 +332,7 @@ impl TreeSitterFrontend {
         let (flags, action) = self.classify_action(parent, node, field);
         let r = &self.rules;
         let slot = match parent {
-            Some(p) if !node.is_error() && p.kind != ERROR_KIND && flags & flags::KEPT == 0 => {
+            Some(p) if !node.is_error() && p.kind != ERROR_KIND => {
                 r.slot_ids[p.kind as usize * r.stride + field as usize]
             }
             _ => 0,

@@ -218,3 +218,70 @@ fn hoist_targets(tree: &Tree) -> (Vec<(NodeId, std::ops::Range<u32>)>, Vec<Targe
     }
     (hoistable, targets)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    /// The hoist targets of every hoistable node of a snippet, as texts.
+    fn targets(lang: &str, src: &str) -> Vec<(String, Vec<String>)> {
+        let fe = crate::frontend::by_name(lang).expect("lang").frontend().expect("front-end");
+        let tree = fe.parse(Arc::from(src.as_bytes()));
+        let units = Units::new(&tree);
+        let text = |a: NodeId, b: NodeId| {
+            let (a, b) = (tree.node(a), tree.node(b));
+            String::from_utf8_lossy(&src.as_bytes()[a.start as usize..b.end as usize]).into_owned()
+        };
+        (0..units.hoistable_count())
+            .map(|i| {
+                let (n, ts) = units.hoistable(i).expect("hoistable");
+                (text(n, n), ts.iter().map(|t| text(t.first, t.last)).collect())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn hoist_targets_fit_the_place_of_the_node() {
+        let t = targets("c", "void f(void) { if (x) { a(); b(); } g(h(1), 2); }");
+        let of = |n: &str| t.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
+        // a statement by the statement inside it; never by its condition
+        assert_eq!(of("if (x) { a(); b(); }"), Some(vec!["{ a(); b(); }".to_string()]));
+        // the block of an `if` by one statement (its place holds only one)
+        assert_eq!(of("{ a(); b(); }"), Some(vec!["a();".into(), "b();".into()]));
+        // a call by its arguments, not by the called function (kept by a rule)
+        assert_eq!(of("h(1)"), Some(vec!["1".to_string()]));
+        assert_eq!(of("g(h(1), 2)"), Some(vec!["h(1)".to_string(), "2".into()]));
+        // the function body only by the block inside it: none here
+        assert!(of("{ if (x) { a(); b(); } g(h(1), 2); }").is_none());
+    }
+
+    #[test]
+    fn a_block_in_a_block_unwraps_into_its_statements() {
+        let t = targets("c", "void f(void) { { a(); int i; l: b(); } }");
+        let of = |n: &str| t.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
+        assert_eq!(
+            of("{ a(); int i; l: b(); }"),
+            Some(vec![
+                "a();".into(),
+                "int i;".into(),
+                "l: b();".into(),
+                "a(); int i; l: b();".into()
+            ])
+        );
+    }
+
+    #[test]
+    fn a_run_of_targets_needs_them_to_be_siblings() {
+        // an object in an array: its keys and values are values, but they
+        // are not siblings, so the object never unwraps into "a": 1, "b": 2
+        let t = targets("json", r#"[{"a": 1, "b": 2}, [3, 4]]"#);
+        let of = |n: &str| t.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
+        assert_eq!(
+            of(r#"{"a": 1, "b": 2}"#),
+            Some(vec![r#""a""#.to_string(), "1".into(), r#""b""#.into(), "2".into()])
+        );
+        // an array in an array does unwrap
+        assert_eq!(of("[3, 4]"), Some(vec!["3".to_string(), "4".into(), "3, 4".into()]));
+    }
+}
