@@ -73,7 +73,7 @@ fn valid_json(bytes: &[u8]) -> bool {
 
 #[test]
 fn c_bzip2_conversion() {
-    check("c/bzip2-conversion", 400);
+    check("c/bzip2-conversion", 300);
 }
 
 #[test]
@@ -83,41 +83,50 @@ fn c_bzip2_maybe_uninit() {
 
 #[test]
 fn c_pyrsistent_redundant_decls() {
-    check("c/pyrsistent-redundant-decls", 250);
+    check("c/pyrsistent-redundant-decls", 150);
 }
 
 #[test]
 fn json_twitter_bigint_precision() {
-    let result = check("json/twitter-bigint-precision", 60);
+    let result = check("json/twitter-bigint-precision", 40);
     assert!(valid_json(&result), "{}", String::from_utf8_lossy(&result));
 }
 
 #[test]
-fn json_mime_db_truncated() {
-    check("json/mime-db-truncated", 120);
-}
-
-#[test]
 fn js_undici_optional_chaining_esprima() {
-    check("js/undici-optional-chaining-esprima", 300);
+    check("js/undici-optional-chaining-esprima", 40);
 }
 
 #[test]
 fn js_he_encode() {
-    check("js/he-encode", 3000);
+    check("js/he-encode", 1500);
 }
 
 #[test]
 fn xml_svg_htop_gradient_href() {
-    check("xml/svg-htop-gradient-href", 400);
+    check("xml/svg-htop-gradient-href", 300);
 }
 
 #[test]
 fn xml_html_libxml2_news_unclosed_li() {
-    check("xml/html-libxml2-news-unclosed-li", 100);
+    check("xml/html-libxml2-news-unclosed-li", 80);
 }
 
 #[test]
 fn xml_xml5e_namechars_expat_vs_libxml2() {
-    check("xml/xml5e-namechars-expat-vs-libxml2", 100);
+    check("xml/xml5e-namechars-expat-vs-libxml2", 40);
+}
+
+#[test]
+fn xml_gir_gdk_window_cursor() {
+    // 1.7 MB, 83 000 nodes: the few elements an XPath answer needs
+    check("xml/gir-gdk-window-cursor", 700);
+}
+
+#[test]
+fn json_mime_db_truncated_keeps_the_truncation() {
+    // the result is still cut off inside a string, and a handful of bytes
+    let result = check("json/mime-db-truncated", 20);
+    assert!(!valid_json(&result));
+    assert!(result.ends_with(b"\""), "{}", String::from_utf8_lossy(&result));
 }
