@@ -3,7 +3,8 @@
 //! [`LANGUAGES`] is the registry: one row per language with its name, file
 //! extensions, grammar data (`grammars/<lang>.toml`) and how to build its
 //! front-end. C, JavaScript and JSON are rows of the one generic tree-sitter
-//! front-end ([`treesitter`]); XML has its own on quick-xml ([`xml`]).
+//! front-end ([`treesitter`]); XML has its own on quick-xml ([`xml`]); and
+//! plain text, lines then tokens ([`text`]), is the fallback for anything else.
 //!
 //! Invariant: parsing never fails. Malformed input gives a tree with error
 //! nodes, and unparsing that tree with everything kept gives the input back.
@@ -17,6 +18,7 @@ use anyhow::Result;
 use crate::tree::Tree;
 
 pub mod chars;
+pub mod text;
 pub mod treesitter;
 pub mod xml;
 
@@ -54,6 +56,7 @@ pub enum Lang {
     Js,
     Json,
     Xml,
+    Text,
 }
 
 /// One row of the language registry.
@@ -117,6 +120,13 @@ pub static LANGUAGES: &[LangInfo] = &[
         grammar: ("grammars/xml.toml", include_str!("../../grammars/xml.toml")),
         build: xml::build,
     },
+    LangInfo {
+        lang: Lang::Text,
+        name: "text",
+        extensions: &["txt"],
+        grammar: ("grammars/text.toml", include_str!("../../grammars/text.toml")),
+        build: text::build,
+    },
 ];
 
 /// The registry row for a `--lang` name.
@@ -130,7 +140,7 @@ pub fn by_path(path: &Path) -> Option<&'static LangInfo> {
     LANGUAGES.iter().find(|l| l.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
 }
 
-/// "c, js, json, xml": for error messages and help.
+/// "c, js, json, xml, text": for error messages and help.
 pub fn names() -> String {
     LANGUAGES.iter().map(|l| l.name).collect::<Vec<_>>().join(", ")
 }

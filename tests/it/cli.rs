@@ -42,12 +42,12 @@ fn missing_input_is_a_usage_error() {
 #[test]
 fn unknown_language_is_a_usage_error_naming_the_known_ones() {
     let (dir, _, test) = setup();
-    let input = dir.path().join("notes.txt");
+    let input = dir.path().join("notes.md");
     fs::write(&input, "hello").expect("write");
     let out = run(hdd().arg("-t").arg(&test).arg(&input));
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert!(err.contains("--lang") && err.contains("c, js, json, xml"), "{err}");
+    assert!(err.contains("--lang") && err.contains("c, js, json, xml, text"), "{err}");
     let out = run(hdd().arg("-t").arg(&test).arg(&input).args(["--lang", "cobol"]));
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("unknown language \"cobol\""), "{}", stderr(&out));

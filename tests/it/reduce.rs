@@ -87,3 +87,10 @@ fn xml_elements_empty_out_and_hoist() {
     let result = reduce("d.xml", input, test, &["--no-shrink"]);
     assert_eq!(result, "<root>\n  needle\n</root>\n");
 }
+
+#[test]
+fn plain_text_goes_by_lines_then_words() {
+    let input = "alpha beta\ngamma needle delta\nepsilon\n";
+    let result = reduce("notes.md", input, "grep -q needle \"$1\"", &["--lang", "text"]);
+    assert_eq!(result, "needle\n");
+}
