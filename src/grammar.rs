@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use serde::Deserialize;
 
 /// The contents of one `grammars/<lang>.toml`.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GrammarData {
     /// The order in which a level's units are tried unless `--order` says
@@ -61,6 +61,13 @@ pub struct GrammarData {
     /// whose layout helps a person read the result.
     #[serde(default)]
     pub squeeze: bool,
+
+    /// Whether two operator characters that a cut brings together can read
+    /// as one token (`a - -b` must not become `a --b`): true (the default)
+    /// for C and JavaScript, false for JSON and XML, where `> <` may well
+    /// become `><`.
+    #[serde(default = "yes")]
+    pub operators_glue: bool,
 
     /// Separated lists, such as argument lists and JSON arrays: deleting an
     /// element deletes one adjacent separator with it. Without an entry,
@@ -138,6 +145,10 @@ pub struct KeepData {
     /// The child's kind, if it is not in a field.
     #[serde(default)]
     pub kind: Option<String>,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl GrammarData {

@@ -29,6 +29,11 @@ pub struct Stats {
     pub wasted: u64,
     /// Tests killed before they finished because their answer was no longer needed.
     pub cancelled: u64,
+    /// Candidates the search expected to be interesting (what `-j` speculates on).
+    pub expected_interesting: u64,
+    /// Candidates that did not turn out as the search expected (each ends a
+    /// run of speculation).
+    pub mispredicted: u64,
     /// Candidates answered from the cache.
     pub cache_hits: u64,
     /// Candidates rejected by the syntax guard without running the test.
@@ -83,6 +88,8 @@ impl Stats {
             useful_tests: 0,
             wasted: 0,
             cancelled: 0,
+            expected_interesting: 0,
+            mispredicted: 0,
             cache_hits: 0,
             guard_skips: 0,
             same_text: 0,

@@ -146,6 +146,9 @@ pub struct TreeInfo {
     pub squeeze: bool,
     /// The order in which a level's units are tried by default.
     pub order: crate::reduce::Order,
+    /// Whether two operator characters brought together by a cut can read as
+    /// one token (`- -` as `--` in C); grammar data `operators_glue`.
+    pub operators_glue: bool,
     /// Whether cuts are tokens of a language, so that the unparser must not
     /// glue words together and may tidy the whitespace around them. False
     /// for views whose units are characters.
@@ -161,6 +164,7 @@ impl Default for TreeInfo {
             shrink: Vec::new(),
             squeeze: false,
             order: crate::reduce::Order::Forward,
+            operators_glue: true,
             tokens: true,
         }
     }

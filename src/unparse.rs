@@ -57,6 +57,7 @@ impl Unparser {
         self.collect_cuts(tree, mask);
         let src = tree.src();
         let tokens = tree.info().tokens;
+        let operators = tree.info().operators_glue;
         let mut pos = 0usize;
         let mut after_cut = false;
         for cut in &self.cuts {
@@ -65,17 +66,17 @@ impl Unparser {
                 continue; // inside an earlier cut
             }
             let start = start.max(pos);
-            push(out, &src[pos..start], after_cut && tokens);
+            push(out, &src[pos..start], after_cut && tokens, operators);
             let text: &[u8] = match cut.with {
                 With::Nothing => &[],
                 With::Replacement(r) => tree.replacement(r),
                 With::Original(s, e) => &src[s as usize..e as usize],
             };
-            push(out, text, tokens);
+            push(out, text, tokens, operators);
             after_cut = true;
             pos = end;
         }
-        push(out, &src[pos..], after_cut && tokens);
+        push(out, &src[pos..], after_cut && tokens, operators);
     }
 
     /// Fills `self.cuts` with the maximal cuts of `mask`, sorted by start.
@@ -196,7 +197,7 @@ fn has_element_after(tree: &Tree, list: NodeId, sep: NodeId) -> bool {
 /// merged so that deletions leave no runs of blank lines (the side with more
 /// line breaks wins, keeping the right side's indentation), and a space goes
 /// between two tokens that would otherwise glue into one.
-fn push(out: &mut Vec<u8>, chunk: &[u8], join: bool) {
+fn push(out: &mut Vec<u8>, chunk: &[u8], join: bool, operators: bool) {
     if chunk.is_empty() {
         return;
     }
@@ -215,7 +216,7 @@ fn push(out: &mut Vec<u8>, chunk: &[u8], join: bool) {
     }
     if left == 0 && right == 0 {
         if let (Some(&a), Some(&b)) = (out.last(), chunk.first()) {
-            if would_glue(a, b) {
+            if would_glue(a, b, operators) {
                 out.push(b' ');
             }
         }
@@ -243,10 +244,12 @@ fn push(out: &mut Vec<u8>, chunk: &[u8], join: bool) {
 }
 
 /// Whether `a` directly followed by `b` could read as one token where two were meant.
-pub(crate) fn would_glue(a: u8, b: u8) -> bool {
+/// `operators`: whether two operator characters can glue too (`+ +`, `/ *`
+/// in C and JavaScript; not in JSON or XML).
+pub(crate) fn would_glue(a: u8, b: u8, operators: bool) -> bool {
     let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
     let op = |c: u8| b"+-*/%<>=&|!^~.:?#".contains(&c);
-    (word(a) && word(b)) || (op(a) && op(b))
+    (word(a) && word(b)) || (operators && op(a) && op(b))
 }
 
 #[cfg(test)]
@@ -357,37 +360,38 @@ mod tests {
     #[test]
     fn deletions_leave_no_runs_of_blank_lines() {
         let mut out = b"a;\n".to_vec();
-        push(&mut out, b"\n\nb;", true);
+        push(&mut out, b"\n\nb;", true, true);
         assert_eq!(out, b"a;\n\nb;");
         let mut out = b"{\n\n".to_vec();
-        push(&mut out, b"\n    x", true);
+        push(&mut out, b"\n    x", true, true);
         assert_eq!(out, b"{\n\n    x");
         let mut out = b"f(a ".to_vec();
-        push(&mut out, b" b)", true);
+        push(&mut out, b" b)", true, true);
         assert_eq!(out, b"f(a b)");
         let mut out = b"int".to_vec();
-        push(&mut out, b"a", true);
+        push(&mut out, b"a", true, true);
         assert_eq!(out, b"int a");
         // a deleted first child leaves no stray space
         let mut out = b"#include <a.h>\n".to_vec();
-        push(&mut out, b" int f;", true);
+        push(&mut out, b" int f;", true, true);
         assert_eq!(out, b"#include <a.h>\nint f;");
         let mut out = Vec::new();
-        push(&mut out, b" int f;", true);
+        push(&mut out, b" int f;", true, true);
         assert_eq!(out, b"int f;");
         let mut out = b"\n".to_vec();
-        push(&mut out, b"\n\n#include <a.h>", true);
+        push(&mut out, b"\n\n#include <a.h>", true, true);
         assert_eq!(out, b"#include <a.h>");
         let mut out = b"int".to_vec();
-        push(&mut out, b"a", false);
+        push(&mut out, b"a", false, true);
         assert_eq!(out, b"inta");
     }
 
     #[test]
     fn cuts_never_glue_words() {
-        assert!(would_glue(b't', b'a'));
-        assert!(would_glue(b'+', b'+'));
-        assert!(!would_glue(b'a', b'('));
-        assert!(!would_glue(b';', b'}'));
+        assert!(would_glue(b't', b'a', false));
+        assert!(would_glue(b'+', b'+', true));
+        assert!(!would_glue(b'>', b'<', false));
+        assert!(!would_glue(b'a', b'(', true));
+        assert!(!would_glue(b';', b'}', true));
     }
 }

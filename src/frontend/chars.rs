@@ -103,7 +103,9 @@ pub fn view(tree: &Tree) -> Option<Tree> {
                 b.close();
             }
             Region::Space(start, end) => {
-                let glue = start > 0 && end < src.len() && would_glue(src[start - 1], src[end]);
+                let glue = start > 0
+                    && end < src.len()
+                    && would_glue(src[start - 1], src[end], tree.info().operators_glue);
                 let action = match (glue, end - start) {
                     (false, _) => Action::Delete,
                     (true, 1) => continue, // already as small as it can be
@@ -204,9 +206,9 @@ mod tests {
                 // `a` and `x` would glue: one space stays
                 (&b"  "[..], Action::Replace(0)),
                 (b"   ", Action::Delete),
-                // `>` and `<` might glue in some language: one space stays,
-                // and a single one is left alone
-                (b"\n  ", Action::Replace(0)),
+                // `>` and `<` do not glue in XML
+                (b"\n  ", Action::Delete),
+                (b"\n", Action::Delete),
                 (b"\n", Action::Delete),
             ]
         );

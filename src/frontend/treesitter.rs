@@ -311,6 +311,7 @@ impl TreeSitterFrontend {
                 shrink,
                 squeeze: data.squeeze,
                 order: data.order.into(),
+                operators_glue: data.operators_glue,
                 tokens: true,
             }),
         })

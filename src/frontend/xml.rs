@@ -134,6 +134,7 @@ impl XmlFrontend {
                 shrink,
                 squeeze: data.squeeze,
                 order: data.order.into(),
+                operators_glue: data.operators_glue,
                 tokens: true,
             }),
             replacement,

@@ -390,9 +390,11 @@ impl Evaluator<'_> {
                 return Settled::Return(Verdict::Stopped);
             }
         }
+        self.stats.expected_interesting += u64::from(expect);
         if interesting == expect {
             Settled::AsExpected
         } else {
+            self.stats.mispredicted += 1;
             Settled::Return(Verdict::Diverged { index, interesting })
         }
     }

@@ -120,6 +120,9 @@ pub struct OneMinimal {
     order: Order,
     items: Option<Vec<NodeId>>,
     i: usize,
+    /// Whether the last proposal was interesting: successes come in runs
+    /// (the units of something that became unused), so it predicts the next.
+    last: bool,
 }
 
 impl OneMinimal {
@@ -144,7 +147,12 @@ impl Search for OneMinimal {
         None
     }
 
-    fn feedback(&mut self, _interesting: bool) {
+    fn expect(&self) -> bool {
+        self.last
+    }
+
+    fn feedback(&mut self, interesting: bool) {
+        self.last = interesting;
         self.i += 1;
     }
 }
