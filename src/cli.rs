@@ -85,6 +85,11 @@ pub struct Args {
     #[arg(long, help_heading = "Algorithm")]
     pub no_hoist: bool,
 
+    /// Skip the token pass that malformed input gets (deleting lines and
+    /// words as plain text, still under the syntax guard).
+    #[arg(long, help_heading = "Algorithm")]
+    pub no_tokens: bool,
+
     /// Skip the shrinking pass (deleting characters of string literals, XML
     /// text and attribute values, one by one).
     #[arg(long, help_heading = "Algorithm")]
@@ -219,6 +224,7 @@ impl Args {
             }),
             syntax_guard: !self.no_syntax_guard,
             hoist: !self.no_hoist,
+            tokens: !self.no_tokens,
             shrink: !self.no_shrink,
             max_time: self.max_time,
             progress,

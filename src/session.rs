@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use crate::error::{exit, Fatal};
-use crate::frontend::{chars, Frontend, LangInfo};
+use crate::frontend::{self, chars, Frontend, LangInfo};
 use crate::mask::Mask;
 use crate::oracle::runner::{Outcome, Runner, Stop};
 use crate::oracle::{Evaluator, Guard, Settings};
@@ -44,6 +44,8 @@ pub struct Config {
     pub syntax_guard: bool,
     /// Run the hoisting pass after the algorithm.
     pub hoist: bool,
+    /// Run the token pass (lines and words as plain text) on malformed input.
+    pub tokens: bool,
     /// Run the shrinking pass (characters of strings) at the end.
     pub shrink: bool,
     pub max_time: Option<Duration>,
@@ -223,9 +225,11 @@ fn shell_quote(s: &str) -> String {
 
 /// Runs the configured algorithm's passes until done or stopped: the
 /// algorithm; then (unless `--no-hoist`) hoisting and the algorithm again, as
-/// long as hoisting finds something; then (unless `--no-shrink`) deleting
-/// characters of strings and text.
+/// long as hoisting finds something; then, for malformed input (unless
+/// `--no-tokens`), deleting lines and words as plain text; then (unless
+/// `--no-shrink`) deleting characters of strings and text.
 fn passes(config: &Config, frontend: &dyn Frontend, tree: Arc<Tree>, ev: &mut Evaluator<'_>) {
+    let malformed = tree.error_count() > 0;
     let mut p = Passes { config, frontend, ev, tree };
     if p.algorithm().is_err() {
         return;
@@ -241,6 +245,9 @@ fn passes(config: &Config, frontend: &dyn Frontend, tree: Arc<Tree>, ev: &mut Ev
                 return;
             }
         }
+    }
+    if config.tokens && malformed && p.tokens().is_err() {
+        return;
     }
     if config.shrink {
         let _ = p.shrink();
@@ -295,6 +302,18 @@ impl Passes<'_, '_, '_> {
         let view = Arc::new(view);
         self.ev.set_tree(view.clone());
         self.run_on(&view, Hdd::new(Ddmin::Adaptive, Order::Forward), "shrink")
+    }
+
+    /// The token pass, for malformed input: ddmin over the lines and words of
+    /// the text, which can cut through the broken structure a tree keeps
+    /// whole; the syntax guard still keeps the errors from growing.
+    fn tokens(&mut self) -> Result<usize, Stopped> {
+        let Some(Ok(text)) = frontend::by_name("text").map(LangInfo::frontend) else {
+            return Ok(0);
+        };
+        let tree = Arc::new(text.parse(self.ev.best().clone()));
+        self.ev.set_tree(tree.clone());
+        self.run_on(&tree, Hdd::single_pass(Ddmin::Adaptive, Order::Forward), "tokens")
     }
 
     /// Makes `self.tree` a parse of the current best.

@@ -94,3 +94,15 @@ fn plain_text_goes_by_lines_then_words() {
     let result = reduce("notes.md", input, "grep -q needle \"$1\"", &["--lang", "text"]);
     assert_eq!(result, "needle\n");
 }
+
+#[test]
+fn malformed_input_is_also_cut_through_as_text() {
+    // the tree keeps the object around the broken string; lines and words do not
+    let input =
+        "{\n  \"a\": {\n    \"x\": [\"y\", \"z\"]\n  },\n  \"b\": {\n    \"c\": \"cut off here";
+    let test = "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' \"$1\" 2>&1 | grep -q 'Unterminated string'";
+    let result = reduce("d.json", input, test, &["--no-tokens"]);
+    assert_eq!(result, "{\"\":{\"\":\"");
+    let result = reduce("d.json", input, test, &[]);
+    assert_eq!(result, "{\"\":\"");
+}
