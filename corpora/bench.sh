@@ -1,20 +1,33 @@
 #!/usr/bin/env bash
-# Runs hdd on every corpus case (or the ones named) and prints a markdown table:
-# tests run, final bytes, wall time, reducer overhead (wall time not spent in
-# the test), and whether the result is still interesting (re-checked here).
+# Runs hdd (or a peer) on every corpus case (or the ones named) and prints a
+# markdown table: tests run, final bytes, wall time, reducer overhead (wall
+# time not spent in the test), and whether the result is still interesting
+# (re-checked here).
 #
 #   corpora/bench.sh [CASE...]        CASE: lang/name, e.g. json/mime-db-truncated
 #
 # Environment:
+#   REDUCER    hdd (default) or treereduce (C and JavaScript only; the one
+#              ../shared/bench/peers.sh installs)
 #   HDD_BIN    the hdd binary (default: target/release/hdd, built if missing)
 #   HDD_ARGS   extra arguments for hdd (default: -j 1, so test counts compare)
+#   TREEREDUCE_DIR  where bin/treereduce-{c,javascript} are
+#              (default: $HOME/.cache/hdd-peers)
+#   BENCH_MAX_S  cap per treereduce run, seconds (default 240; it writes
+#              nothing when cut off)
 #   BENCH_OUT  directory for results (default: a temporary one, printed)
+#
+# hdd's test count comes from its --stats-json; a peer's is counted by a
+# wrapper around the oracle, so it includes the peer's own check of the
+# original (hdd's check of the original and its final re-check are not in
+# its count: two tests).
 set -euo pipefail
 export LC_ALL=C
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$here")
+reducer=${REDUCER:-hdd}
 bin=${HDD_BIN:-$root/target/release/hdd}
-if [ -z "${HDD_BIN:-}" ] && [ ! -x "$bin" ]; then
+if [ "$reducer" = hdd ] && [ -z "${HDD_BIN:-}" ] && [ ! -x "$bin" ]; then
   (cd "$root" && cargo build --release --quiet)
 fi
 out=${BENCH_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/hdd-bench.XXXXXX")}
@@ -29,6 +42,32 @@ if [ ${#cases[@]} -eq 0 ]; then
   done
 fi
 
+# Runs treereduce on $1 (case dir) / $2 (input) in $3 (work dir), result in $4;
+# prints "tests wall_seconds".
+run_treereduce() {
+  local dir=$1 input=$2 work=$3 result=$4 front
+  case ${c%%/*} in c) front=c ;; js) front=javascript ;; *) return 3 ;; esac
+  local tr=${TREEREDUCE_DIR:-$HOME/.cache/hdd-peers}/bin/treereduce-$front
+  [ -x "$tr" ] || { echo "no $tr (run ../shared/bench/peers.sh)" >&2; return 3; }
+  # the oracle writes into its cwd: give every call a fresh one, and count it
+  cat > "$work/counted.sh" <<EOF
+#!/usr/bin/env bash
+echo >> "$work/counter"
+d=\$(mktemp -d "$work/call.XXXXXX")
+cd "\$d" && "$dir/test.sh" "\$@"; s=\$?
+rm -rf "\$d"; exit \$s
+EOF
+  chmod +x "$work/counted.sh"
+  : > "$work/counter"
+  mkdir -p "$work/tmp"
+  local start end
+  start=$(date +%s.%N)
+  timeout -k 10 "${BENCH_MAX_S:-240}" "$tr" -s "$work/$input" -o "$result" -j 1 \
+    --timeout 60 --temp-dir "$work/tmp" -- "$work/counted.sh" @@ > "$work/peer.log" 2>&1 || true
+  end=$(date +%s.%N)
+  echo "$(wc -l < "$work/counter") $(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')"
+}
+
 echo "| case | input B | tests | final B | wall s | overhead s | interesting |"
 echo "|---|---:|---:|---:|---:|---:|---|"
 for c in "${cases[@]}"; do
@@ -39,17 +78,34 @@ for c in "${cases[@]}"; do
   rm -rf "$work"; mkdir -p "$work"
   cp "$dir/$input" "$work/$input"
   result=$work/result-$input
-  "$bin" --lang "$lang" --test "$dir/test.sh" "$work/$input" -o "$result" \
-    --stats-json "$work/stats.json" -q "${args[@]}" > "$work/hdd.log" 2>&1 || true
-  if [ ! -f "$work/stats.json" ]; then
-    echo "| $c | $(wc -c < "$dir/$input") | error: $(head -c 200 "$work/hdd.log" | tr '\n' ' ') | | | | |"
-    continue
+  if [ "$reducer" = treereduce ]; then
+    if ! measured=$(run_treereduce "$dir" "$input" "$work" "$result"); then
+      echo "| $c | $(wc -c < "$dir/$input") | unsupported | | | | |"
+      continue
+    fi
+    read -r tests wall <<< "$measured"
+    if [ ! -f "$result" ]; then
+      printf '| %s | %s | %s | nothing (cut off) | %.0f | | |\n' "$c" "$(wc -c < "$dir/$input")" "$tests" "$wall"
+      continue
+    fi
+  else
+    "$bin" --lang "$lang" --test "$dir/test.sh" "$work/$input" -o "$result" \
+      --stats-json "$work/stats.json" -q "${args[@]}" > "$work/hdd.log" 2>&1 || true
+    if [ ! -f "$work/stats.json" ]; then
+      echo "| $c | $(wc -c < "$dir/$input") | error: $(head -c 200 "$work/hdd.log" | tr '\n' ' ') | | | | |"
+      continue
+    fi
   fi
   ok=no
   check=$(mktemp -d "$work/check.XXXXXX")
   cp "$result" "$check/$input"
   if (cd "$check" && "$dir/test.sh" "$check/$input") > /dev/null 2>&1; then ok=yes; fi
   rm -rf "$check"
+  if [ "$reducer" = treereduce ]; then
+    printf '| %s | %s | %s | %s | %.1f | | %s |\n' "$c" "$(wc -c < "$dir/$input")" \
+      "$tests" "$(wc -c < "$result")" "$wall" "$ok"
+    continue
+  fi
   python3 - "$work/stats.json" "$c" "$ok" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
