@@ -49,12 +49,14 @@ run_treereduce() {
   case ${c%%/*} in c) front=c ;; js) front=javascript ;; *) return 3 ;; esac
   local tr=${TREEREDUCE_DIR:-$HOME/.cache/hdd-peers}/bin/treereduce-$front
   [ -x "$tr" ] || { echo "no $tr (run ../shared/bench/peers.sh)" >&2; return 3; }
-  # the oracle writes into its cwd: give every call a fresh one, and count it
+  # every call gets a fresh cwd holding the candidate under the input's name
+  # (the contract the corpus oracles are written to: gcc needs the .c), and
+  # is counted
   cat > "$work/counted.sh" <<EOF
 #!/usr/bin/env bash
 echo >> "$work/counter"
 d=\$(mktemp -d "$work/call.XXXXXX")
-cd "\$d" && "$dir/test.sh" "\$@"; s=\$?
+cp "\${!#}" "\$d/$input" && cd "\$d" && "$dir/test.sh" "\$d/$input"; s=\$?
 rm -rf "\$d"; exit \$s
 EOF
   chmod +x "$work/counted.sh"
