@@ -1,9 +1,10 @@
 //! One reduction from start to end: check the input, check the test, run the
 //! passes, re-check the result.
 //!
-//! The passes: the algorithm (HDD, HDD* or HDD+, see [`Algorithm`]); then
-//! hoisting and the algorithm again while hoisting finds something; then
-//! shrinking strings character by character. Before each pass the current
+//! The passes: the algorithm (HDD, HDD* or HDD+, see [`Algorithm`]) with
+//! hoisting until hoisting finds nothing; for malformed input, lines and
+//! words as plain text; then shrinking strings character by character.
+//! Before each pass the current
 //! best text is parsed again, so every pass works on a tree that matches the
 //! text (after replacements and hoists) and that gets smaller as it does.
 
@@ -224,27 +225,19 @@ fn shell_quote(s: &str) -> String {
 }
 
 /// Runs the configured algorithm's passes until done or stopped: the
-/// algorithm; then (unless `--no-hoist`) hoisting and the algorithm again, as
-/// long as hoisting finds something; then, for malformed input (unless
+/// algorithm with hoisting (unless `--no-hoist`; see [`Passes::hdd_plus`]
+/// and [`Passes::hdd_then_hoist`]); then, for malformed input (unless
 /// `--no-tokens`), deleting lines and words as plain text; then (unless
 /// `--no-shrink`) deleting characters of strings and text.
 fn passes(config: &Config, frontend: &dyn Frontend, tree: Arc<Tree>, ev: &mut Evaluator<'_>) {
     let malformed = tree.error_count() > 0;
     let mut p = Passes { config, frontend, ev, tree };
-    if p.algorithm().is_err() {
+    let structure = match config.algorithm {
+        Algorithm::HddPlus => p.hdd_plus(),
+        Algorithm::Hdd | Algorithm::HddStar => p.hdd_then_hoist(),
+    };
+    if structure.is_err() {
         return;
-    }
-    if config.hoist {
-        loop {
-            match p.run(Hoist::new(), "hoist") {
-                Ok(0) => break,
-                Ok(_) => {}
-                Err(Stopped) => return,
-            }
-            if p.algorithm().is_err() {
-                return;
-            }
-        }
     }
     if config.tokens && malformed && p.tokens().is_err() {
         return;
@@ -271,20 +264,36 @@ impl Passes<'_, '_, '_> {
         self.config.order.unwrap_or(self.tree.info().order)
     }
 
-    /// One run of the configured algorithm.
-    fn algorithm(&mut self) -> Result<(), Stopped> {
-        let (ddmin, order) = (self.config.ddmin, self.order());
-        match self.config.algorithm {
-            Algorithm::Hdd => {
-                self.run(Hdd::new(ddmin, order), "hdd")?;
-            }
-            Algorithm::HddStar => while self.run(Hdd::new(ddmin, order), "hdd")? > 0 {},
-            Algorithm::HddPlus => {
-                self.run(Hdd::single_pass(ddmin, order), "hdd")?;
-                while self.run(OneMinimal::new(order), "1-minimal")? > 0 {}
+    /// HDD+ with hoisting: one HDD pass, then hoisting and the
+    /// 1-minimality phase in turn until hoisting finds nothing. Hoisting comes
+    /// before the single removals, not after them: a hoist changes the tree,
+    /// so 1-minimality reached before it would have to be checked again (on
+    /// the corpus this saves an HDD pass and a 1-minimal pass per hoisting
+    /// round). When the last hoisting round finds nothing, the 1-minimal
+    /// pass after it is answered from the cache.
+    fn hdd_plus(&mut self) -> Result<(), Stopped> {
+        let order = self.order();
+        self.run(Hdd::single_pass(self.config.ddmin, order), "hdd")?;
+        loop {
+            let hoisted = if self.config.hoist { self.run(Hoist::new(), "hoist")? } else { 0 };
+            while self.run(OneMinimal::new(order), "1-minimal")? > 0 {}
+            if hoisted == 0 {
+                return Ok(());
             }
         }
-        Ok(())
+    }
+
+    /// HDD or HDD*, then hoisting and the algorithm again while hoisting
+    /// finds something.
+    fn hdd_then_hoist(&mut self) -> Result<(), Stopped> {
+        let (ddmin, order) = (self.config.ddmin, self.order());
+        let star = self.config.algorithm == Algorithm::HddStar;
+        loop {
+            while self.run(Hdd::new(ddmin, order), "hdd")? > 0 && star {}
+            if !self.config.hoist || self.run(Hoist::new(), "hoist")? == 0 {
+                return Ok(());
+            }
+        }
     }
 
     /// Runs one search over a fresh parse of the current best; returns the
