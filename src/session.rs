@@ -4,9 +4,9 @@
 //! The passes: the algorithm (HDD, HDD* or HDD+, see [`Algorithm`]) with
 //! hoisting until hoisting finds nothing; for malformed input, lines and
 //! words as plain text; then shrinking strings character by character.
-//! Before each pass the current
-//! best text is parsed again, so every pass works on a tree that matches the
-//! text (after replacements and hoists) and that gets smaller as it does.
+//! Before each pass the current best text is parsed again, so every pass
+//! works on a tree that matches the text (after replacements and hoists) and
+//! that gets smaller as it does.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -43,7 +43,7 @@ pub struct Config {
     /// `None`: the language's own default (grammar data `order`).
     pub order: Option<Order>,
     pub syntax_guard: bool,
-    /// Run the hoisting pass after the algorithm.
+    /// Run the hoisting pass along with the algorithm (see [`passes`]).
     pub hoist: bool,
     /// Run the token pass (lines and words as plain text) on malformed input.
     pub tokens: bool,
@@ -322,7 +322,8 @@ impl Passes<'_, '_, '_> {
         };
         let tree = Arc::new(text.parse(self.ev.best().clone()));
         self.ev.set_tree(tree.clone());
-        self.run_on(&tree, Hdd::single_pass(Ddmin::Adaptive, Order::Forward), "tokens")
+        let order = tree.info().order;
+        self.run_on(&tree, Hdd::single_pass(Ddmin::Adaptive, order), "tokens")
     }
 
     /// Makes `self.tree` a parse of the current best.
