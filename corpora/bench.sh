@@ -42,11 +42,11 @@ if [ ${#cases[@]} -eq 0 ]; then
   done
 fi
 
-# Runs treereduce on $1 (case dir) / $2 (input) in $3 (work dir), result in $4;
-# prints "tests wall_seconds".
+# Runs treereduce on $2 (case dir) / $3 (input) of language $1 in $4 (work
+# dir), result in $5; prints "tests wall_seconds".
 run_treereduce() {
-  local dir=$1 input=$2 work=$3 result=$4 front
-  case ${c%%/*} in c) front=c ;; js) front=javascript ;; *) return 3 ;; esac
+  local lang=$1 dir=$2 input=$3 work=$4 result=$5 front
+  case $lang in c) front=c ;; js) front=javascript ;; *) return 3 ;; esac
   local tr=${TREEREDUCE_DIR:-$HOME/.cache/hdd-peers}/bin/treereduce-$front
   [ -x "$tr" ] || { echo "no $tr (run ../shared/bench/peers.sh)" >&2; return 3; }
   # every call gets a fresh cwd holding the candidate under the input's name
@@ -80,16 +80,14 @@ for c in "${cases[@]}"; do
   rm -rf "$work"; mkdir -p "$work"
   cp "$dir/$input" "$work/$input"
   result=$work/result-$input
+  # each branch sets: tests, wall, overhead (empty when unknown)
   if [ "$reducer" = treereduce ]; then
-    if ! measured=$(run_treereduce "$dir" "$input" "$work" "$result"); then
+    if ! measured=$(run_treereduce "$lang" "$dir" "$input" "$work" "$result"); then
       echo "| $c | $(wc -c < "$dir/$input") | unsupported | | | | |"
       continue
     fi
     read -r tests wall <<< "$measured"
-    if [ ! -f "$result" ]; then
-      printf '| %s | %s | %s | nothing (cut off) | %.0f | | |\n' "$c" "$(wc -c < "$dir/$input")" "$tests" "$wall"
-      continue
-    fi
+    overhead=
   else
     "$bin" --lang "$lang" --test "$dir/test.sh" "$work/$input" -o "$result" \
       --stats-json "$work/stats.json" -q "${args[@]}" > "$work/hdd.log" 2>&1 || true
@@ -97,23 +95,22 @@ for c in "${cases[@]}"; do
       echo "| $c | $(wc -c < "$dir/$input") | error: $(head -c 200 "$work/hdd.log" | tr '\n' ' ') | | | | |"
       continue
     fi
+    read -r tests wall overhead < <(python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+print(s["tests"], s["wall_time"], round(s["overhead_time"], 1))' "$work/stats.json")
+  fi
+  if [ ! -f "$result" ]; then
+    printf '| %s | %s | %s | nothing (cut off) | %.1f | | |\n' "$c" "$(wc -c < "$dir/$input")" "$tests" "$wall"
+    continue
   fi
   ok=no
   check=$(mktemp -d "$work/check.XXXXXX")
   cp "$result" "$check/$input"
   if (cd "$check" && "$dir/test.sh" "$check/$input") > /dev/null 2>&1; then ok=yes; fi
   rm -rf "$check"
-  if [ "$reducer" = treereduce ]; then
-    printf '| %s | %s | %s | %s | %.1f | | %s |\n' "$c" "$(wc -c < "$dir/$input")" \
-      "$tests" "$(wc -c < "$result")" "$wall" "$ok"
-    continue
-  fi
-  python3 - "$work/stats.json" "$c" "$ok" <<'PY'
-import json, sys
-s = json.load(open(sys.argv[1]))
-print(f"| {sys.argv[2]} | {s['original_bytes']} | {s['tests']} | {s['final_bytes']} | "
-      f"{s['wall_time']:.1f} | {s['overhead_time']:.1f} | {sys.argv[3]} |")
-PY
+  printf '| %s | %s | %s | %s | %.1f | %s | %s |\n' "$c" "$(wc -c < "$dir/$input")" \
+    "$tests" "$(wc -c < "$result")" "$wall" "$overhead" "$ok"
 done
 echo
 echo "results: $out"
