@@ -31,18 +31,13 @@
 //! // interesting iff the text still contains "2"
 //! struct Contains2<'t>(&'t hdd::tree::Tree, Unparser);
 //! impl reduce::Oracle for Contains2<'_> {
-//!     fn evaluate(&mut self, candidates: &mut dyn Iterator<Item = reduce::Candidate>) -> reduce::Verdict {
-//!         let mut count = 0;
-//!         for (index, c) in candidates.enumerate() {
+//!     fn evaluate(&mut self, candidates: &mut dyn reduce::Candidates) -> reduce::Verdict {
+//!         while let Some(c) = candidates.next() {
 //!             let mut text = Vec::new();
 //!             self.1.unparse(self.0, &c.mask, &mut text);
-//!             let interesting = text.contains(&b'2');
-//!             if interesting != c.expect {
-//!                 return reduce::Verdict::Diverged { index, interesting };
-//!             }
-//!             count += 1;
+//!             candidates.settle(c.index, text.contains(&b'2'));
 //!         }
-//!         reduce::Verdict::AsExpected(count)
+//!         reduce::Verdict::Finished
 //!     }
 //! }
 //!

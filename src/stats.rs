@@ -34,6 +34,9 @@ pub struct Stats {
     /// Candidates that did not turn out as the search expected (each ends a
     /// run of speculation).
     pub mispredicted: u64,
+    /// Tests guessed again as interesting while they ran, because they
+    /// outlasted nearly all recent failing tests (with `-j`).
+    pub guessed_again: u64,
     /// Candidates answered from the cache.
     pub cache_hits: u64,
     /// Candidates rejected by the syntax guard without running the test.
@@ -90,6 +93,7 @@ impl Stats {
             cancelled: 0,
             expected_interesting: 0,
             mispredicted: 0,
+            guessed_again: 0,
             cache_hits: 0,
             guard_skips: 0,
             same_text: 0,

@@ -8,14 +8,20 @@
 //!    had, it is not interesting: no test;
 //! 5. otherwise the user's test decides ([`runner`]).
 //!
-//! [`Evaluator`] implements the core's [`Oracle`]: with `-j N` it runs up to N
-//! candidates of the sequential order at once on worker threads and settles
-//! them in that order, stopping at the first that did not turn out as the
-//! search expected and cancelling the rest; so the verdict (and the result) is
-//! the same for every N. Each interesting candidate becomes the new best and is
-//! handed to the `on_improve` callback (which saves it) at once.
+//! [`Evaluator`] implements the core's [`Oracle`]: with `-j N` it keeps N
+//! candidates of the sequential order in flight on worker threads and
+//! settles them in that order. A test that comes back other than assumed
+//! cancels the speculation after it, and the stream goes on from there at
+//! once, without waiting for earlier tests. When the tests that fail are
+//! much quicker than the ones that pass (a script that compiles first and
+//! runs the slow check only then), a test that has outlasted nearly all
+//! recent failures is guessed again as interesting, and speculation moves to
+//! that branch before the test ends (see `Timing`). The settled outcomes,
+//! and so the result, are the same for every N. Each interesting candidate
+//! becomes the new best and is handed to the `on_improve` callback (which
+//! saves it) at once.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -26,7 +32,7 @@ use anyhow::Result;
 use crate::frontend::{Frontend, GuardBase};
 use crate::mask::Mask;
 use crate::progress::Progress;
-use crate::reduce::{Candidate, Oracle, Verdict};
+use crate::reduce::{Candidates, Oracle, Verdict};
 use crate::stats::Stats;
 use crate::tree::Tree;
 use crate::unparse::Unparser;
@@ -84,11 +90,21 @@ impl std::fmt::Debug for Guard<'_> {
     }
 }
 
+/// The current best text and the syntax guard's parse of it (to re-parse
+/// candidates incrementally).
+#[derive(Clone)]
+struct Best {
+    text: Arc<[u8]>,
+    base: Option<Arc<GuardBase>>,
+}
+
 /// Everything the workers share.
 struct Shared<'a> {
     runner: &'a Runner,
     guard: Option<Guard<'a>>,
     cache: Mutex<HashMap<u128, bool>>,
+    /// The current best, as workers pick it up for each candidate.
+    best: Mutex<Best>,
     /// Nanoseconds spent unparsing and hashing, in the syntax guard, and
     /// around the test (writing the candidate, spawning, cleaning up).
     unparse_ns: AtomicU64,
@@ -102,9 +118,9 @@ pub struct Evaluator<'a> {
     jobs: usize,
     deadline: Option<Instant>,
     tree: Arc<Tree>,
-    best: Arc<[u8]>,
-    /// The syntax guard's parse of `best`, to re-parse candidates incrementally.
-    best_base: Option<Arc<GuardBase>>,
+    best: Best,
+    /// How long recent tests took (for guessing again with `-j`).
+    timing: Timing,
     stats: Stats,
     progress: Progress,
     on_improve: OnImprove<'a>,
@@ -116,7 +132,7 @@ impl std::fmt::Debug for Evaluator<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Evaluator")
             .field("jobs", &self.jobs)
-            .field("best", &self.best.len())
+            .field("best", &self.best.text.len())
             .finish()
     }
 }
@@ -130,24 +146,26 @@ impl<'a> Evaluator<'a> {
         tree: Arc<Tree>,
         on_improve: OnImprove<'a>,
     ) -> Evaluator<'a> {
-        let best: Arc<[u8]> = Arc::from(tree.src());
+        let text: Arc<[u8]> = Arc::from(tree.src());
         let jobs = settings.jobs.max(1);
-        let best_base = settings.guard.and_then(|g| g.frontend.guard_base(&best)).map(Arc::new);
+        let base = settings.guard.and_then(|g| g.frontend.guard_base(&text)).map(Arc::new);
+        let best = Best { text, base };
         Evaluator {
             shared: Arc::new(Shared {
                 runner,
                 guard: settings.guard,
                 cache: Mutex::new(HashMap::new()),
+                best: Mutex::new(best.clone()),
                 unparse_ns: AtomicU64::new(0),
                 guard_ns: AtomicU64::new(0),
                 setup_ns: AtomicU64::new(0),
             }),
             jobs,
             deadline: settings.deadline,
-            stats: Stats::new(best.len(), jobs),
+            stats: Stats::new(best.text.len(), jobs),
             tree,
             best,
-            best_base,
+            timing: Timing::default(),
             progress: settings.progress,
             on_improve,
             error: None,
@@ -160,13 +178,13 @@ impl<'a> Evaluator<'a> {
 
     /// Starts a pass over a new tree (a re-parse of the current best).
     pub fn set_tree(&mut self, tree: Arc<Tree>) {
-        debug_assert_eq!(tree.src(), &*self.best, "a new tree must be a parse of the best");
+        debug_assert_eq!(tree.src(), &*self.best.text, "a new tree must be a parse of the best");
         self.tree = tree;
     }
 
     /// The smallest interesting text so far.
     pub fn best(&self) -> &Arc<[u8]> {
-        &self.best
+        &self.best.text
     }
 
     /// The figures so far, with where the reducer's own time went.
@@ -196,9 +214,10 @@ impl<'a> Evaluator<'a> {
         stop.is_set() || self.error.is_some()
     }
 
-    /// Records what was learnt about one candidate.
-    fn account(&mut self, eval: &Eval) {
+    /// Records what was learnt about one candidate (of HDD level `level`).
+    fn account(&mut self, eval: &Eval, level: Option<usize>) {
         let s = &mut self.stats;
+        s.set_level(level);
         match eval {
             Eval::Same => s.same_text += 1,
             Eval::Cached(_) => s.cache_hits += 1,
@@ -216,22 +235,32 @@ impl<'a> Evaluator<'a> {
                 s.count_test();
             }
         }
-        self.progress.update(&self.stats, self.best.len());
+        self.progress.update(&self.stats, self.best.text.len());
+    }
+
+    /// Records an answer that was not needed after all.
+    fn waste(&mut self, done: &Done) {
+        if let Ok(eval) = &done.eval {
+            self.account(eval, done.level);
+            self.stats.wasted +=
+                u64::from(matches!(eval, Eval::Tested(o, _) if *o != Outcome::Cancelled));
+        }
     }
 
     fn improve(&mut self, found: Found) {
         let Found { text, base } = found;
-        self.stats.count_improvement(self.best.len(), text.len());
+        self.stats.count_improvement(self.best.text.len(), text.len());
         // keep the guard's parse in step with the best
-        self.best_base = match (base, &self.best_base, self.shared.guard) {
+        let base = match (base, &self.best.base, self.shared.guard) {
             (Some(base), _, _) => Some(Arc::new(base)),
             (None, Some(old), Some(g)) => g.frontend.syntax_errors_from(old, &text).1.map(Arc::new),
             (None, _, _) => None,
         };
-        self.best = Arc::from(text);
+        self.best = Best { text: Arc::from(text), base };
+        *self.shared.best.lock().expect("best lock") = self.best.clone();
         self.stats.improvements += 1;
-        self.progress.update(&self.stats, self.best.len());
-        if let Err(e) = (self.on_improve)(&self.best) {
+        self.progress.update(&self.stats, self.best.text.len());
+        if let Err(e) = (self.on_improve)(&self.best.text) {
             self.error.get_or_insert(e);
         }
     }
@@ -242,7 +271,11 @@ pub type OnImprove<'a> = Box<dyn FnMut(&[u8]) -> Result<()> + 'a>;
 
 /// A candidate sent to a worker.
 struct Job {
+    /// Tells this sending of candidate `index` from earlier ones that were
+    /// cancelled.
+    ticket: u64,
     index: usize,
+    level: Option<usize>,
     mask: Mask,
     cancel: Arc<Cancel>,
 }
@@ -255,7 +288,9 @@ struct Found {
 
 /// A worker's answer.
 struct Done {
+    ticket: u64,
     index: usize,
+    level: Option<usize>,
     eval: Result<Eval>,
     /// The candidate, when it is interesting.
     found: Option<Found>,
@@ -267,14 +302,13 @@ impl Shared<'_> {
         &self,
         scratch: &mut Scratch,
         tree: &Tree,
-        best: &[u8],
-        best_base: Option<&GuardBase>,
+        best: &Best,
         job: &Job,
     ) -> (Result<Eval>, Option<Found>) {
         let started = Instant::now();
         scratch.unparser.unparse(tree, &job.mask, &mut scratch.text);
         let text = &scratch.text;
-        let same = text[..] == *best;
+        let same = text[..] == *best.text;
         let key = if same { 0 } else { xxhash_rust::xxh3::xxh3_128(text) };
         add_time(&self.unparse_ns, started);
         if same {
@@ -287,7 +321,7 @@ impl Shared<'_> {
         let mut guarded = || {
             let Some(g) = self.guard else { return false };
             let started = Instant::now();
-            let errors = match best_base {
+            let errors = match best.base.as_deref() {
                 Some(b) => {
                     let (errors, parse) = g.frontend.syntax_errors_from(b, text);
                     base = parse;
@@ -339,46 +373,35 @@ struct Scratch {
 }
 
 impl Oracle for Evaluator<'_> {
-    fn evaluate(&mut self, candidates: &mut dyn Iterator<Item = Candidate>) -> Verdict {
+    fn evaluate(&mut self, candidates: &mut dyn Candidates) -> Verdict {
         if self.jobs == 1 {
             return self.sequential(candidates);
         }
         self.parallel(candidates)
     }
-
-    fn progress(&mut self, level: Option<usize>) {
-        self.stats.set_level(level);
-    }
-}
-
-/// What to do after settling one candidate in order.
-enum Settled {
-    /// It turned out as expected: go on with the next.
-    AsExpected,
-    /// Stop here with this verdict.
-    Return(Verdict),
 }
 
 impl Evaluator<'_> {
-    /// Accounts for the candidate at `index` (the next in order), commits it
-    /// if it is interesting, and says whether the sequence goes on.
+    /// Accounts for the next candidate in order, which the search expected
+    /// to turn out `expect`, and commits it if it is interesting. Returns its
+    /// outcome, or `None` if the run must stop.
     fn settle(
         &mut self,
-        index: usize,
         expect: bool,
+        level: Option<usize>,
         eval: Result<Eval>,
         found: Option<Found>,
-    ) -> Settled {
+    ) -> Option<bool> {
         let eval = match eval {
             Ok(eval) => eval,
             Err(e) => {
                 self.error.get_or_insert(e);
-                return Settled::Return(Verdict::Stopped);
+                return None;
             }
         };
-        self.account(&eval);
+        self.account(&eval, level);
         if let Eval::Tested(Outcome::Cancelled, _) = eval {
-            return Settled::Return(Verdict::Stopped);
+            return None;
         }
         self.stats.useful_tests += u64::from(matches!(eval, Eval::Tested(..)));
         let interesting = eval.interesting();
@@ -387,53 +410,50 @@ impl Evaluator<'_> {
                 self.improve(found);
             }
             if self.error.is_some() {
-                return Settled::Return(Verdict::Stopped);
+                return None;
             }
         }
         self.stats.expected_interesting += u64::from(expect);
-        if interesting == expect {
-            Settled::AsExpected
-        } else {
-            self.stats.mispredicted += 1;
-            Settled::Return(Verdict::Diverged { index, interesting })
-        }
+        self.stats.mispredicted += u64::from(interesting != expect);
+        Some(interesting)
     }
 
     /// One candidate at a time, on this thread.
-    fn sequential(&mut self, candidates: &mut dyn Iterator<Item = Candidate>) -> Verdict {
+    fn sequential(&mut self, candidates: &mut dyn Candidates) -> Verdict {
         let mut scratch = Scratch::default();
         let cancel = Arc::new(Cancel::default());
-        let mut count = 0;
-        for (index, c) in candidates.enumerate() {
+        while let Some(c) = candidates.next() {
             if self.must_stop() {
                 return Verdict::Stopped;
             }
-            let job = Job { index, mask: c.mask, cancel: cancel.clone() };
-            let base = self.best_base.as_deref();
-            let (eval, found) =
-                self.shared.evaluate(&mut scratch, &self.tree, &self.best, base, &job);
-            match self.settle(index, c.expect, eval, found) {
-                Settled::AsExpected => count += 1,
-                Settled::Return(verdict) => return verdict,
-            }
+            let job = Job {
+                ticket: 0,
+                index: c.index,
+                level: c.level,
+                mask: c.mask,
+                cancel: cancel.clone(),
+            };
+            let (eval, found) = self.shared.evaluate(&mut scratch, &self.tree, &self.best, &job);
+            let Some(interesting) = self.settle(c.expect, c.level, eval, found) else {
+                return Verdict::Stopped;
+            };
+            candidates.settle(c.index, interesting);
         }
-        Verdict::AsExpected(count)
+        Verdict::Finished
     }
 
-    /// Up to `jobs` candidates at once, settled in order.
-    fn parallel(&mut self, candidates: &mut dyn Iterator<Item = Candidate>) -> Verdict {
+    /// Up to `jobs` candidates at once on worker threads, settled in order.
+    fn parallel(&mut self, candidates: &mut dyn Candidates) -> Verdict {
         let (job_tx, job_rx) = mpsc::channel::<Job>();
         let job_rx = Mutex::new(job_rx);
         let (done_tx, done_rx) = mpsc::channel::<Done>();
         let shared = self.shared.clone();
         let shared = &*shared;
         let tree = self.tree.clone();
-        let best = self.best.clone();
-        let best_base = self.best_base.clone();
         std::thread::scope(|scope| {
             for _ in 0..self.jobs {
                 let done_tx = done_tx.clone();
-                let (job_rx, tree, best, best_base) = (&job_rx, &tree, &best, &best_base);
+                let (job_rx, tree) = (&job_rx, &tree);
                 scope.spawn(move || {
                     let mut scratch = Scratch::default();
                     loop {
@@ -444,111 +464,318 @@ impl Evaluator<'_> {
                         let (eval, found) = if job.cancel.is_set() {
                             (Ok(Eval::Tested(Outcome::Cancelled, Duration::ZERO)), None)
                         } else {
-                            shared.evaluate(&mut scratch, tree, best, best_base.as_deref(), &job)
+                            let best = shared.best.lock().expect("best lock").clone();
+                            shared.evaluate(&mut scratch, tree, &best, &job)
                         };
-                        if done_tx.send(Done { index: job.index, eval, found }).is_err() {
+                        let done = Done {
+                            ticket: job.ticket,
+                            index: job.index,
+                            level: job.level,
+                            eval,
+                            found,
+                        };
+                        if done_tx.send(done).is_err() {
                             return;
                         }
                     }
                 });
             }
             drop(done_tx);
-            let verdict = self.dispatch(candidates, &job_tx, &done_rx);
+            let verdict = Dispatch::default().run(self, candidates, &job_tx, &done_rx);
             drop(job_tx);
             // workers finish their current job (cancelled) and exit; what
             // they finished was speculation that is no longer needed
             for done in done_rx.iter() {
-                if let Ok(eval) = &done.eval {
-                    self.account(eval);
-                    self.stats.wasted +=
-                        u64::from(matches!(eval, Eval::Tested(o, _) if *o != Outcome::Cancelled));
-                }
+                self.waste(&done);
             }
             verdict
         })
     }
+}
 
-    /// Feeds the workers and settles their answers in sequential order.
-    fn dispatch(
+/// A candidate handed to a worker and not answered yet.
+struct Flight {
+    ticket: u64,
+    cancel: Arc<Cancel>,
+    sent: Instant,
+    /// Already guessed again as interesting because it ran long.
+    guessed_again: bool,
+}
+
+/// A candidate handed out and not settled yet.
+struct Pending {
+    /// What the search expected.
+    expect: bool,
+    /// What the stream now assumes.
+    assumed: bool,
+}
+
+/// The bookkeeping of one parallel evaluation: feeds the workers, settles
+/// their answers in sequential order, and moves speculation to the other
+/// branch when an answer (or a long-running test) says so.
+#[derive(Default)]
+struct Dispatch {
+    /// Every candidate handed out and not settled, by index.
+    pending: BTreeMap<usize, Pending>,
+    flying: BTreeMap<usize, Flight>,
+    /// Answers waiting for the candidates before them.
+    answers: BTreeMap<usize, Done>,
+    /// Every candidate before this one is settled.
+    settled: usize,
+    /// The stream has no candidate left under the current assumptions.
+    exhausted: bool,
+    tickets: u64,
+}
+
+impl Dispatch {
+    fn run(
         &mut self,
-        candidates: &mut dyn Iterator<Item = Candidate>,
+        ev: &mut Evaluator<'_>,
+        candidates: &mut dyn Candidates,
         job_tx: &mpsc::Sender<Job>,
         done_rx: &mpsc::Receiver<Done>,
     ) -> Verdict {
-        let mut in_flight: BTreeMap<usize, Arc<Cancel>> = BTreeMap::new();
-        let mut expects: BTreeMap<usize, bool> = BTreeMap::new();
-        let mut answers: BTreeMap<usize, Done> = BTreeMap::new();
-        let mut next = 0usize; // index of the next candidate to send
-        let mut settled = 0usize; // every candidate before this one is settled
-        let mut diverged: Option<usize> = None; // the earliest known divergence
-        let mut exhausted = false;
-        let cancel_from = |in_flight: &BTreeMap<usize, Arc<Cancel>>, from: usize| {
-            for (_, c) in in_flight.range(from..) {
-                c.set();
-            }
-        };
         let verdict = loop {
-            if self.must_stop() {
+            if ev.must_stop() {
                 break Verdict::Stopped;
             }
-            while in_flight.len() < self.jobs && diverged.is_none() && !exhausted {
-                match candidates.next() {
-                    Some(c) => {
-                        let cancel = Arc::new(Cancel::default());
-                        in_flight.insert(next, cancel.clone());
-                        expects.insert(next, c.expect);
-                        if job_tx.send(Job { index: next, mask: c.mask, cancel }).is_err() {
-                            return Verdict::Stopped;
-                        }
-                        next += 1;
-                    }
-                    None => exhausted = true,
-                }
-            }
-            let mut returned = None;
-            while let Some(done) = answers.remove(&settled) {
-                let expect = expects[&settled];
-                match self.settle(settled, expect, done.eval, done.found) {
-                    Settled::AsExpected => settled += 1,
-                    Settled::Return(verdict) => {
-                        returned = Some(verdict);
-                        break;
-                    }
-                }
-            }
-            if let Some(verdict) = returned {
+            if let Err(verdict) = self.feed(ev.jobs, candidates, job_tx) {
                 break verdict;
             }
-            if exhausted && in_flight.is_empty() && settled == next {
-                break Verdict::AsExpected(settled);
+            if let Err(verdict) = self.settle_answered(ev, candidates) {
+                break verdict;
             }
-            let wait = self.deadline.map_or(Duration::from_millis(200), |d| {
-                d.saturating_duration_since(Instant::now()).min(Duration::from_millis(200))
+            if self.exhausted && self.pending.is_empty() {
+                break Verdict::Finished;
+            }
+            // wait for an answer, or until a test in flight is due to be
+            // guessed again
+            let now = Instant::now();
+            let due = ev.timing.likely_interesting_after().and_then(|after| {
+                self.flying
+                    .iter()
+                    .filter(|(i, f)| !f.guessed_again && !self.pending[i].assumed)
+                    .map(|(&i, f)| (f.sent + after, i))
+                    .min()
             });
+            let mut wait = Duration::from_millis(200);
+            if let Some(d) = ev.deadline {
+                wait = wait.min(d.saturating_duration_since(now));
+            }
+            if let Some((at, _)) = due {
+                wait = wait.min(at.saturating_duration_since(now));
+            }
             match done_rx.recv_timeout(wait) {
-                Ok(done) => {
-                    in_flight.remove(&done.index);
-                    let outcome = done.eval.as_ref().map(Eval::interesting);
-                    if outcome.is_ok_and(|i| i != expects[&done.index]) {
-                        // everything after it assumed otherwise
-                        diverged = Some(diverged.map_or(done.index, |d| d.min(done.index)));
-                        cancel_from(&in_flight, done.index + 1);
+                Ok(done) => self.answer(ev, candidates, done),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if let Some((at, index)) = due.filter(|&(at, _)| Instant::now() >= at) {
+                        debug_assert!(at <= Instant::now());
+                        let flight = self.flying.get_mut(&index).expect("due tests are in flight");
+                        flight.guessed_again = true;
+                        ev.stats.guessed_again += 1;
+                        self.assume(ev, candidates, index, true);
                     }
-                    answers.insert(done.index, done);
                 }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break Verdict::Stopped,
             }
         };
-        cancel_from(&in_flight, 0);
+        for flight in self.flying.values() {
+            flight.cancel.set();
+        }
         // answers that arrived but were not settled were speculation
-        for (_, later) in answers {
-            if let Ok(e) = &later.eval {
-                self.account(e);
-                self.stats.wasted +=
-                    u64::from(matches!(e, Eval::Tested(o, _) if *o != Outcome::Cancelled));
-            }
+        for done in std::mem::take(&mut self.answers).into_values() {
+            ev.waste(&done);
         }
         verdict
+    }
+
+    /// Hands out candidates while a worker is free.
+    fn feed(
+        &mut self,
+        jobs: usize,
+        candidates: &mut dyn Candidates,
+        job_tx: &mpsc::Sender<Job>,
+    ) -> Result<(), Verdict> {
+        while self.flying.len() < jobs && !self.exhausted {
+            let Some(c) = candidates.next() else {
+                self.exhausted = true;
+                break;
+            };
+            self.tickets += 1;
+            let cancel = Arc::new(Cancel::default());
+            self.pending.insert(c.index, Pending { expect: c.expect, assumed: c.expect });
+            let flight = Flight {
+                ticket: self.tickets,
+                cancel: cancel.clone(),
+                sent: Instant::now(),
+                guessed_again: false,
+            };
+            self.flying.insert(c.index, flight);
+            let job =
+                Job { ticket: self.tickets, index: c.index, level: c.level, mask: c.mask, cancel };
+            job_tx.send(job).map_err(|_| Verdict::Stopped)?;
+        }
+        Ok(())
+    }
+
+    /// Settles the answers that are next in order.
+    fn settle_answered(
+        &mut self,
+        ev: &mut Evaluator<'_>,
+        candidates: &mut dyn Candidates,
+    ) -> Result<(), Verdict> {
+        while let Some(done) = self.answers.remove(&self.settled) {
+            let p = self.pending.remove(&self.settled).expect("answered candidates are pending");
+            let interesting =
+                ev.settle(p.expect, done.level, done.eval, done.found).ok_or(Verdict::Stopped)?;
+            debug_assert_eq!(interesting, p.assumed, "a divergence was assumed when it arrived");
+            candidates.settle(self.settled, interesting);
+            self.settled += 1;
+        }
+        Ok(())
+    }
+
+    /// Takes in a worker's answer.
+    fn answer(&mut self, ev: &mut Evaluator<'_>, candidates: &mut dyn Candidates, done: Done) {
+        let current = self.flying.get(&done.index).is_some_and(|f| f.ticket == done.ticket);
+        if !current {
+            // cancelled since: a candidate no longer in the stream
+            ev.waste(&done);
+            return;
+        }
+        let flight = self.flying.remove(&done.index).expect("checked above");
+        if let Ok(Eval::Tested(outcome, _)) = &done.eval {
+            if !matches!(outcome, Outcome::Timeout | Outcome::Cancelled) {
+                ev.timing.record(outcome.is_interesting(), flight.sent.elapsed());
+            }
+        }
+        let outcome = match &done.eval {
+            Ok(Eval::Tested(Outcome::Cancelled, _)) | Err(_) => None,
+            Ok(eval) => Some(eval.interesting()),
+        };
+        let index = done.index;
+        self.answers.insert(index, done);
+        if let Some(interesting) = outcome.filter(|&i| i != self.pending[&index].assumed) {
+            self.assume(ev, candidates, index, interesting);
+        }
+    }
+
+    /// Assumes candidate `index` turns out `interesting`: everything after it
+    /// assumed otherwise, so it is cancelled and the stream goes on from there.
+    fn assume(
+        &mut self,
+        ev: &mut Evaluator<'_>,
+        candidates: &mut dyn Candidates,
+        index: usize,
+        interesting: bool,
+    ) {
+        for (_, flight) in self.flying.split_off(&(index + 1)) {
+            flight.cancel.set();
+        }
+        for (_, done) in self.answers.split_off(&(index + 1)) {
+            ev.waste(&done);
+        }
+        self.pending.split_off(&(index + 1));
+        self.pending.get_mut(&index).expect("assumptions are about pending candidates").assumed =
+            interesting;
+        candidates.assume(index, interesting);
+        self.exhausted = false;
+    }
+}
+
+/// How long recent tests took, by outcome, from handing the candidate to a
+/// worker to its answer.
+///
+/// Many tests fail fast and pass slowly: a script that compiles the
+/// candidate first and runs the slow check only when that works rejects a
+/// broken candidate in a fraction of the time. When the recent tests show
+/// that (most passes took far longer than nearly all failures), a test that
+/// has outlasted nearly all failures will likely pass, and speculating on
+/// its passing keeps the other cores on the likely path. The guess only
+/// decides what runs ahead; outcomes are still settled as they come.
+#[derive(Debug, Default)]
+struct Timing {
+    fails: VecDeque<Duration>,
+    passes: VecDeque<Duration>,
+}
+
+/// Recent tests remembered per outcome: tests get quicker as the input
+/// shrinks, so old ones say little.
+const TIMING_WINDOW: usize = 24;
+
+impl Timing {
+    fn record(&mut self, interesting: bool, took: Duration) {
+        let times = if interesting { &mut self.passes } else { &mut self.fails };
+        if times.len() == TIMING_WINDOW {
+            times.pop_front();
+        }
+        times.push_back(took);
+    }
+
+    /// How long a test must have run to be guessed interesting, when the
+    /// recent tests tell the outcomes apart by time.
+    fn likely_interesting_after(&self) -> Option<Duration> {
+        if self.fails.len() < 4 || self.passes.len() < 2 {
+            return None;
+        }
+        let slow_fail = quantile(&self.fails, 0.9);
+        let after = slow_fail.mul_f64(1.1) + Duration::from_millis(2);
+        (quantile(&self.passes, 0.5) > after.mul_f64(1.5)).then_some(after)
+    }
+}
+
+/// The `q` quantile (0 to 1) of a non-empty list of durations.
+fn quantile(times: &VecDeque<Duration>, q: f64) -> Duration {
+    let mut sorted: Vec<Duration> = times.iter().copied().collect();
+    sorted.sort_unstable();
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn a_long_test_is_guessed_interesting_only_when_failures_are_quick() {
+        let mut t = Timing::default();
+        assert_eq!(t.likely_interesting_after(), None, "nothing known yet");
+        for f in [30, 35, 32, 40, 31, 33, 36, 34, 38, 30] {
+            t.record(false, ms(f));
+        }
+        assert_eq!(t.likely_interesting_after(), None, "no pass seen yet");
+        for p in [200, 240, 210] {
+            t.record(true, ms(p));
+        }
+        // 90% of the failures end by 38 ms
+        assert_eq!(t.likely_interesting_after(), Some(ms(38).mul_f64(1.1) + ms(2)));
+
+        // passes as quick as failures: the time says nothing
+        let mut same = Timing::default();
+        for d in [100, 110, 95, 105, 98] {
+            same.record(false, ms(d));
+            same.record(true, ms(d + 3));
+        }
+        assert_eq!(same.likely_interesting_after(), None);
+    }
+
+    #[test]
+    fn timing_forgets_old_tests() {
+        let mut t = Timing::default();
+        for _ in 0..TIMING_WINDOW {
+            t.record(false, ms(300));
+        }
+        t.record(true, ms(2000));
+        t.record(true, ms(2000));
+        assert!(t.likely_interesting_after().is_some());
+        // the input shrank: every test is quick now, passing or not
+        for _ in 0..TIMING_WINDOW {
+            t.record(false, ms(20));
+            t.record(true, ms(25));
+        }
+        assert_eq!(t.likely_interesting_after(), None);
     }
 }

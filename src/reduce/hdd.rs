@@ -205,7 +205,7 @@ impl Search for Hoist {
 mod tests {
     use super::*;
     use crate::reduce::testing::{flat, random_tree, FnOracle, Rng};
-    use crate::reduce::{run, Candidate, Oracle, Units, Verdict};
+    use crate::reduce::{run, Candidate, Candidates, Oracle, Units, Verdict};
     use crate::tree::Tree;
     use std::collections::HashSet;
 
@@ -261,23 +261,18 @@ mod tests {
     }
 
     impl Oracle for TextOracle<'_, '_> {
-        fn evaluate(&mut self, candidates: &mut dyn Iterator<Item = Candidate>) -> Verdict {
-            let mut n = 0;
-            for (index, c) in candidates.enumerate() {
+        fn evaluate(&mut self, candidates: &mut dyn Candidates) -> Verdict {
+            while let Some(c) = candidates.next() {
                 self.calls += 1;
                 let mut text = Vec::new();
                 self.unparser.unparse(self.tree, &c.mask, &mut text);
                 let interesting = text.contains(&self.needle) && text.len() < 11;
-                if interesting != c.expect {
-                    return Verdict::Diverged { index, interesting };
-                }
-                n += 1;
+                candidates.settle(c.index, interesting);
             }
-            Verdict::AsExpected(n)
+            Verdict::Finished
         }
     }
 
-    /// Brute force: can any single present unit be switched off and stay interesting?
     fn one_tree_minimal(
         tree: &Tree,
         present: &[NodeId],
@@ -332,35 +327,56 @@ mod tests {
         }
     }
 
-    /// An oracle that, like `-j N`, pulls `ahead` candidates before it looks
-    /// at any outcome, and answers the same as a one-at-a-time evaluation.
+    /// An oracle that, like `-j N`, keeps `ahead` candidates pulled before
+    /// it settles any, tests them out of order, and changes its assumption
+    /// about one now and then (as a late guess about a long test does); what
+    /// it settles are the real outcomes, in order.
     struct Speculating<'u, F> {
         inner: FnOracle<'u, F>,
         ahead: usize,
-        pulled: usize,
+        rng: Rng,
     }
 
     impl<F: FnMut(&[NodeId]) -> bool> Oracle for Speculating<'_, F> {
-        fn evaluate(&mut self, candidates: &mut dyn Iterator<Item = Candidate>) -> Verdict {
-            // keep `ahead` candidates pulled before looking at any outcome
-            let mut window = std::collections::VecDeque::new();
-            let mut index = 0;
+        fn evaluate(&mut self, candidates: &mut dyn Candidates) -> Verdict {
+            // pulled candidates and the outcome assumed for each
+            let mut window: std::collections::VecDeque<(Candidate, bool)> = Default::default();
             loop {
                 while window.len() < self.ahead {
                     match candidates.next() {
                         Some(c) => {
-                            self.pulled += 1;
-                            window.push_back(c);
+                            let expect = c.expect;
+                            window.push_back((c, expect));
                         }
                         None => break,
                     }
                 }
-                let Some(c) = window.pop_front() else { return Verdict::AsExpected(index) };
-                let interesting = self.inner.test(&c.mask);
-                if interesting != c.expect {
-                    return Verdict::Diverged { index, interesting };
+                if window.is_empty() {
+                    return Verdict::Finished;
                 }
-                index += 1;
+                let k = self.rng.below(window.len());
+                let changed = if self.rng.chance(0.3) {
+                    // a guess changed in flight
+                    Some(!window[k].1)
+                } else {
+                    // a later candidate came back first
+                    let interesting = self.inner.test(&window[k].0.mask);
+                    (interesting != window[k].1).then_some(interesting)
+                };
+                if let Some(interesting) = changed {
+                    window.truncate(k + 1);
+                    window[k].1 = interesting;
+                    candidates.assume(window[k].0.index, interesting);
+                    continue;
+                }
+                if k == 0 {
+                    let (c, assumed) = window.pop_front().expect("not empty");
+                    let interesting = self.inner.test(&c.mask);
+                    if interesting != assumed {
+                        window.clear();
+                    }
+                    candidates.settle(c.index, interesting);
+                }
             }
         }
     }
@@ -381,7 +397,7 @@ mod tests {
             for ahead in [2, 3, 8] {
                 let mut mask = Mask::new(tree.len());
                 let mut oracle =
-                    Speculating { inner: FnOracle::new(&units, pred), ahead, pulled: 0 };
+                    Speculating { inner: FnOracle::new(&units, pred), ahead, rng: Rng::new(round) };
                 run(Hdd::new(Ddmin::Adaptive, Order::Forward), &units, &mut mask, &mut oracle);
                 while run(OneMinimal::new(Order::Forward), &units, &mut mask, &mut oracle).successes
                     > 0

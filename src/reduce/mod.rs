@@ -7,12 +7,14 @@
 //!
 //! Algorithms are written as [`Search`]es: state machines that propose the next
 //! change and are told whether that was interesting. [`run`] drives one.
-//! Because a search can be cloned and fed outcomes ahead of time, the driver
-//! hands the oracle the whole sequence of candidates the search would try if
-//! each turned out as the search expects (usually: not interesting); the oracle
-//! may test several at once and reports the first one that did not turn out as
-//! expected. The result is the same as testing one at a time, whatever the
-//! parallelism; only the number of tests differs.
+//! Because a search can be cloned and fed outcomes ahead of time, the oracle
+//! sees a stream of [`Candidates`]: each one is what the search would try if
+//! every earlier one turned out as assumed (at first: as the search expects,
+//! usually "not interesting"). The oracle may test several at once, change
+//! an assumption when a test comes back otherwise (or, with `-j`, when a
+//! test has run long enough that it is likely to), and settles outcomes
+//! strictly in order. The result is the same as testing one at a time,
+//! whatever the parallelism; only the number of tests differs.
 
 use crate::mask::{self, Mask};
 use crate::tree::NodeId;
@@ -68,35 +70,54 @@ pub trait Search: Clone {
     }
 }
 
-/// A candidate, and whether the search expects it to be interesting. The
-/// next candidate assumes this one turned out as expected.
+/// A candidate, and what is assumed about it: the next candidate assumes
+/// this one turns out as `expect`.
 #[derive(Clone, Debug)]
 pub struct Candidate {
+    /// Position in the stream (0 for a search's first candidate).
+    pub index: usize,
     pub mask: Mask,
+    /// The outcome the search expects; the stream goes on as if it were so
+    /// until told otherwise.
     pub expect: bool,
+    /// The HDD level it belongs to, for progress reports.
+    pub level: Option<usize>,
 }
 
-/// What an [`Oracle`] found in a sequence of candidates.
+/// The candidates of one search, in the order a one-at-a-time evaluation
+/// tests them.
+pub trait Candidates {
+    /// The next candidate, assuming every earlier one turns out as assumed;
+    /// `None` when the search would be done.
+    fn next(&mut self) -> Option<Candidate>;
+
+    /// From now on assume that candidate `index` (not settled yet) turns out
+    /// `interesting`: the candidates after it are forgotten, and `next`
+    /// goes on with `index + 1`.
+    fn assume(&mut self, index: usize, interesting: bool);
+
+    /// Candidate `index`, the earliest not settled, turned out
+    /// `interesting`: this is final (and implies [`Candidates::assume`] if
+    /// it was assumed otherwise).
+    fn settle(&mut self, index: usize, interesting: bool);
+}
+
+/// How an [`Oracle`] ended an evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// Every candidate turned out as expected; there were this many.
-    AsExpected(usize),
-    /// The candidate at `index` is the first that did not turn out as
-    /// expected (all before it did).
-    Diverged { index: usize, interesting: bool },
-    /// The run must end now (interrupted, out of time); nothing more was decided.
+    /// Every candidate is settled and the search is done.
+    Finished,
+    /// The run must end now (interrupted, out of time, an I/O error); what
+    /// was settled stands.
     Stopped,
 }
 
 /// Says which candidates are interesting.
 pub trait Oracle {
-    /// Tests `candidates` in order until the first one whose outcome is not
-    /// its `expect`. May test later candidates speculatively, but the verdict
-    /// must be the one a one-at-a-time evaluation in order would give.
-    fn evaluate(&mut self, candidates: &mut dyn Iterator<Item = Candidate>) -> Verdict;
-
-    /// Told before each batch which HDD level the search is at (for progress reports).
-    fn progress(&mut self, _level: Option<usize>) {}
+    /// Settles `candidates` in order, one by one, until there are none left.
+    /// May test later candidates speculatively and change assumptions, but
+    /// every outcome it settles must be the real one.
+    fn evaluate(&mut self, candidates: &mut dyn Candidates) -> Verdict;
 }
 
 /// How a [`run`] ended.
@@ -110,50 +131,98 @@ pub struct Outcome {
 
 /// Runs `search` to the end, committing every interesting candidate to `mask`.
 pub fn run<S: Search>(
-    mut search: S,
+    search: S,
     units: &Units,
     mask: &mut Mask,
     oracle: &mut dyn Oracle,
 ) -> Outcome {
-    let mut successes = 0;
-    loop {
-        let verdict = {
-            // the sequence the search would try if every candidate turned
-            // out as it expects
-            let mut ahead = search.clone();
-            let mut assumed = mask.clone();
-            let mut candidates = std::iter::from_fn(|| {
-                let proposal = ahead.propose(units, &assumed)?;
-                let expect = ahead.expect();
-                let candidate = proposal.apply(&assumed);
-                ahead.feedback(expect);
-                if expect {
-                    assumed = candidate.clone();
-                }
-                Some(Candidate { mask: candidate, expect })
-            });
-            oracle.progress(search.level());
-            oracle.evaluate(&mut candidates)
-        };
-        let (matched, diverged) = match verdict {
-            Verdict::AsExpected(n) => (n, None),
-            Verdict::Diverged { index, interesting } => (index, Some(interesting)),
-            Verdict::Stopped => return Outcome { successes, stopped: true },
-        };
-        // replay what the oracle confirmed, then the divergence
-        let outcomes = (0..matched).map(|_| None).chain(diverged.map(Some));
-        for actual in outcomes {
-            let proposal = search.propose(units, mask).expect("the search proposed this before");
-            let interesting = actual.unwrap_or_else(|| search.expect());
-            if interesting {
-                *mask = proposal.apply(mask);
-                successes += 1;
-            }
-            search.feedback(interesting);
+    let mut stream = Stream::new(search, units, mask.clone());
+    let stopped = oracle.evaluate(&mut stream) == Verdict::Stopped;
+    let successes = stream.successes;
+    *mask = stream.settled.mask;
+    Outcome { successes, stopped }
+}
+
+/// A search and the mask it works on, at one point of the stream.
+#[derive(Clone)]
+struct State<S> {
+    search: S,
+    mask: Mask,
+}
+
+impl<S: Search> State<S> {
+    /// Proposes the next candidate and goes on as if it turned out
+    /// `outcome` (`None`: as the search expects). Returns the candidate's
+    /// mask, what the search expected, and its level.
+    fn step(
+        &mut self,
+        units: &Units,
+        outcome: Option<bool>,
+    ) -> Option<(Mask, bool, Option<usize>)> {
+        let proposal = self.search.propose(units, &self.mask)?;
+        let expect = self.search.expect();
+        let level = self.search.level();
+        let candidate = proposal.apply(&self.mask);
+        let interesting = outcome.unwrap_or(expect);
+        self.search.feedback(interesting);
+        if interesting {
+            self.mask = candidate.clone();
         }
-        if diverged.is_none() {
-            return Outcome { successes, stopped: false };
+        Some((candidate, expect, level))
+    }
+}
+
+/// The [`Candidates`] of a search: the state after the settled candidates,
+/// the outcomes assumed for the ones after them, and the state those
+/// assumptions lead to.
+struct Stream<'u, S> {
+    units: &'u Units,
+    settled: State<S>,
+    successes: usize,
+    /// Index of the earliest candidate not settled.
+    first: usize,
+    /// Outcomes assumed for the candidates from `first` on, in order.
+    assumed: std::collections::VecDeque<bool>,
+    /// `settled` with the `assumed` outcomes.
+    head: State<S>,
+}
+
+impl<'u, S: Search> Stream<'u, S> {
+    fn new(search: S, units: &'u Units, mask: Mask) -> Self {
+        let settled = State { search, mask };
+        let head = settled.clone();
+        Stream { units, settled, successes: 0, first: 0, assumed: Default::default(), head }
+    }
+}
+
+impl<S: Search> Candidates for Stream<'_, S> {
+    fn next(&mut self) -> Option<Candidate> {
+        let (mask, expect, level) = self.head.step(self.units, None)?;
+        self.assumed.push_back(expect);
+        Some(Candidate { index: self.first + self.assumed.len() - 1, mask, expect, level })
+    }
+
+    fn assume(&mut self, index: usize, interesting: bool) {
+        let k = index.checked_sub(self.first).expect("assumption about a settled candidate");
+        assert!(k < self.assumed.len(), "assumption about a candidate not proposed yet");
+        self.assumed.truncate(k);
+        self.assumed.push_back(interesting);
+        // replay from the settled state: a search cannot be rewound
+        self.head = self.settled.clone();
+        for &outcome in &self.assumed {
+            self.head.step(self.units, Some(outcome)).expect("the search proposed this before");
         }
+    }
+
+    fn settle(&mut self, index: usize, interesting: bool) {
+        assert_eq!(index, self.first, "candidates are settled in order");
+        if self.assumed.front() != Some(&interesting) {
+            self.assume(index, interesting);
+        }
+        self.assumed.pop_front();
+        self.settled.step(self.units, Some(interesting)).expect("the search proposed this before");
+        self.successes += usize::from(interesting);
+        self.first += 1;
     }
 }
 
@@ -195,16 +264,12 @@ pub(crate) mod testing {
     }
 
     impl<F: FnMut(&[NodeId]) -> bool> Oracle for FnOracle<'_, F> {
-        fn evaluate(&mut self, candidates: &mut dyn Iterator<Item = Candidate>) -> Verdict {
-            let mut n = 0;
-            for (index, c) in candidates.enumerate() {
+        fn evaluate(&mut self, candidates: &mut dyn Candidates) -> Verdict {
+            while let Some(c) = candidates.next() {
                 let interesting = self.test(&c.mask);
-                if interesting != c.expect {
-                    return Verdict::Diverged { index, interesting };
-                }
-                n += 1;
+                candidates.settle(c.index, interesting);
             }
-            Verdict::AsExpected(n)
+            Verdict::Finished
         }
     }
 

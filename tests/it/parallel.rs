@@ -1,9 +1,11 @@
 //! `-j1` and `-j4` give byte-identical results: speculation only changes how
-//! many tests run, never which candidate wins.
+//! many tests run, never which candidate wins. Also when speculation moves
+//! to the other branch while a test runs (a test that fails fast and passes
+//! slowly).
 
 use std::fs;
 
-use crate::{hdd, root, run, scratch, stderr};
+use crate::{hdd, root, run, scratch, script, stderr};
 
 /// Reduces a corpus case with `jobs` and returns the result and the tests run.
 fn reduce_case(case: &str, jobs: &str) -> (Vec<u8>, u64) {
@@ -52,4 +54,42 @@ fn xml_results_do_not_depend_on_jobs() {
 #[test]
 fn c_results_do_not_depend_on_jobs() {
     same_result("c/bzip2-conversion");
+}
+
+#[test]
+fn guessing_a_slow_test_will_pass_does_not_change_the_result() {
+    // a JSON array where every third element is needed; the test rejects a
+    // candidate at once and accepts one after a pause, as a script that
+    // compiles first and runs a slow check only then does
+    let elements: Vec<String> = (0..24)
+        .map(|i| if i % 3 == 0 { format!("{{\"k\": {i}}}") } else { format!("{{\"d\": {i}}}") })
+        .collect();
+    let input = format!("[{}]\n", elements.join(", "));
+    let reduce = |jobs: &str| {
+        let work = scratch();
+        let path = work.path().join("a.json");
+        fs::write(&path, &input).expect("input");
+        let test = script(
+            &work.path().join("t.sh"),
+            "[ \"$(grep -o '\"k\"' \"$1\" | wc -l)\" -eq 8 ] || exit 1\nsleep 0.3\n",
+        );
+        let stats = work.path().join("stats.json");
+        let out = run(hdd()
+            .arg("-t")
+            .arg(&test)
+            .arg(&path)
+            .args(["-o", "out.json", "-j", jobs, "-q", "--stats-json"])
+            .arg(&stats)
+            .current_dir(work.path()));
+        assert!(out.status.success(), "-j{jobs}: {}", stderr(&out));
+        let stats: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&stats).expect("stats")).expect("json");
+        let result = fs::read_to_string(work.path().join("out.json")).expect("result");
+        (result, stats["guessed_again"].as_u64().expect("guessed_again"))
+    };
+    let (one, _) = reduce("1");
+    let (two, guessed) = reduce("2");
+    assert_eq!(one, two);
+    assert!(one.matches("\"k\"").count() == 8 && !one.contains("\"d\""), "{one}");
+    assert!(guessed > 0, "no test was guessed to pass while it ran");
 }
