@@ -29,10 +29,11 @@ pub struct Stats {
     pub wasted: u64,
     /// Tests killed before they finished because their answer was no longer needed.
     pub cancelled: u64,
-    /// Candidates the search expected to be interesting (what `-j` speculates on).
+    /// Candidates guessed to be interesting (what `-j` speculates on; see
+    /// `oracle::Odds`).
     pub expected_interesting: u64,
-    /// Candidates that did not turn out as the search expected (each ends a
-    /// run of speculation).
+    /// Candidates that did not turn out as guessed (each sends the
+    /// speculation after it down the other branch).
     pub mispredicted: u64,
     /// Tests guessed again as interesting while they ran, because they
     /// outlasted nearly all recent failing tests (with `-j`).

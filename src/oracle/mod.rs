@@ -10,16 +10,18 @@
 //!
 //! [`Evaluator`] implements the core's [`Oracle`]: with `-j N` it keeps N
 //! candidates of the sequential order in flight on worker threads and
-//! settles them in that order. A test that comes back other than assumed
-//! cancels the speculation after it, and the stream goes on from there at
-//! once, without waiting for earlier tests. When the tests that fail are
-//! much quicker than the ones that pass (a script that compiles first and
-//! runs the slow check only then), a test that has outlasted nearly all
-//! recent failures is guessed again as interesting, and speculation moves to
-//! that branch before the test ends (see `Timing`). The settled outcomes,
-//! and so the result, are the same for every N. Each interesting candidate
-//! becomes the new best and is handed to the `on_improve` callback (which
-//! saves it) at once.
+//! settles them in that order. Each candidate handed out assumes a guess
+//! about the ones before it: what candidates of the same search step and
+//! node kind turned out so far in this run, weighed by how long a passing
+//! and a failing test take (see `Odds`). A test that comes back other than
+//! assumed cancels the speculation after it, and the stream goes on from
+//! there at once, without waiting for earlier tests. When the tests that
+//! fail are much quicker than the ones that pass (a script that compiles
+//! first and runs the slow check only then), a test that has outlasted
+//! nearly all recent failures is guessed again as interesting before it
+//! ends (see `Timing`). The settled outcomes, and so the result, are the
+//! same for every N. Each interesting candidate becomes the new best and is
+//! handed to the `on_improve` callback (which saves it) at once.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -32,7 +34,7 @@ use anyhow::Result;
 use crate::frontend::{Frontend, GuardBase};
 use crate::mask::Mask;
 use crate::progress::Progress;
-use crate::reduce::{Candidates, Oracle, Verdict};
+use crate::reduce::{Candidates, Context, Oracle, Verdict};
 use crate::stats::Stats;
 use crate::tree::Tree;
 use crate::unparse::Unparser;
@@ -119,8 +121,10 @@ pub struct Evaluator<'a> {
     deadline: Option<Instant>,
     tree: Arc<Tree>,
     best: Best,
-    /// How long recent tests took (for guessing again with `-j`).
+    /// How long recent tests took, and how often candidates like the next
+    /// one turned out interesting (for guessing with `-j`).
     timing: Timing,
+    odds: Odds,
     stats: Stats,
     progress: Progress,
     on_improve: OnImprove<'a>,
@@ -166,6 +170,7 @@ impl<'a> Evaluator<'a> {
             tree,
             best,
             timing: Timing::default(),
+            odds: Odds::default(),
             progress: settings.progress,
             on_improve,
             error: None,
@@ -179,6 +184,10 @@ impl<'a> Evaluator<'a> {
     /// Starts a pass over a new tree (a re-parse of the current best).
     pub fn set_tree(&mut self, tree: Arc<Tree>) {
         debug_assert_eq!(tree.src(), &*self.best.text, "a new tree must be a parse of the best");
+        if !Arc::ptr_eq(tree.info(), self.tree.info()) {
+            // another view of the text: its node kinds mean other things
+            self.odds = Odds::default();
+        }
         self.tree = tree;
     }
 
@@ -382,16 +391,21 @@ impl Oracle for Evaluator<'_> {
 }
 
 impl Evaluator<'_> {
-    /// Accounts for the next candidate in order, which the search expected
-    /// to turn out `expect`, and commits it if it is interesting. Returns its
-    /// outcome, or `None` if the run must stop.
-    fn settle(
-        &mut self,
-        expect: bool,
-        level: Option<usize>,
-        eval: Result<Eval>,
-        found: Option<Found>,
-    ) -> Option<bool> {
+    /// Whether to assume that a candidate turns out interesting: when the
+    /// odds of that, weighed by how long a test of each outcome takes, say it
+    /// pays. A wrong guess about a slow pass keeps a core on the wrong path
+    /// for longer than a wrong guess about a quick failure.
+    fn guess(&self, context: Context, expect: bool) -> bool {
+        let chance = self.odds.chance(context, expect);
+        let (pass, fail) = self.timing.means().unwrap_or((1.0, 1.0));
+        chance * pass > (1.0 - chance) * fail
+    }
+
+    /// Accounts for the next candidate in order, which was guessed to turn
+    /// out `guess`, and commits it if it is interesting. Returns its outcome,
+    /// or `None` if the run must stop.
+    fn settle(&mut self, guess: bool, context: Context, done: Done) -> Option<bool> {
+        let Done { level, eval, found, .. } = done;
         let eval = match eval {
             Ok(eval) => eval,
             Err(e) => {
@@ -413,8 +427,9 @@ impl Evaluator<'_> {
                 return None;
             }
         }
-        self.stats.expected_interesting += u64::from(expect);
-        self.stats.mispredicted += u64::from(interesting != expect);
+        self.odds.learn(context, interesting);
+        self.stats.expected_interesting += u64::from(guess);
+        self.stats.mispredicted += u64::from(interesting != guess);
         Some(interesting)
     }
 
@@ -433,8 +448,11 @@ impl Evaluator<'_> {
                 mask: c.mask,
                 cancel: cancel.clone(),
             };
+            // nothing runs ahead, but the guess is counted as with -j
+            let guess = self.guess(c.context, c.expect);
             let (eval, found) = self.shared.evaluate(&mut scratch, &self.tree, &self.best, &job);
-            let Some(interesting) = self.settle(c.expect, c.level, eval, found) else {
+            let done = Done { ticket: 0, index: c.index, level: c.level, eval, found };
+            let Some(interesting) = self.settle(guess, c.context, done) else {
                 return Verdict::Stopped;
             };
             candidates.settle(c.index, interesting);
@@ -504,8 +522,9 @@ struct Flight {
 
 /// A candidate handed out and not settled yet.
 struct Pending {
-    /// What the search expected.
-    expect: bool,
+    context: Context,
+    /// What it was guessed to turn out when handed out.
+    guess: bool,
     /// What the stream now assumes.
     assumed: bool,
 }
@@ -539,7 +558,7 @@ impl Dispatch {
             if ev.must_stop() {
                 break Verdict::Stopped;
             }
-            if let Err(verdict) = self.feed(ev.jobs, candidates, job_tx) {
+            if let Err(verdict) = self.feed(ev, candidates, job_tx) {
                 break verdict;
             }
             if let Err(verdict) = self.settle_answered(ev, candidates) {
@@ -589,21 +608,27 @@ impl Dispatch {
         verdict
     }
 
-    /// Hands out candidates while a worker is free.
+    /// Hands out candidates while a worker is free, each assuming what the
+    /// ones before it were guessed to turn out.
     fn feed(
         &mut self,
-        jobs: usize,
+        ev: &Evaluator<'_>,
         candidates: &mut dyn Candidates,
         job_tx: &mpsc::Sender<Job>,
     ) -> Result<(), Verdict> {
-        while self.flying.len() < jobs && !self.exhausted {
+        while self.flying.len() < ev.jobs && !self.exhausted {
             let Some(c) = candidates.next() else {
                 self.exhausted = true;
                 break;
             };
+            let guess = ev.guess(c.context, c.expect);
+            if guess != c.expect {
+                candidates.assume(c.index, guess);
+            }
             self.tickets += 1;
             let cancel = Arc::new(Cancel::default());
-            self.pending.insert(c.index, Pending { expect: c.expect, assumed: c.expect });
+            let pending = Pending { context: c.context, guess, assumed: guess };
+            self.pending.insert(c.index, pending);
             let flight = Flight {
                 ticket: self.tickets,
                 cancel: cancel.clone(),
@@ -626,8 +651,7 @@ impl Dispatch {
     ) -> Result<(), Verdict> {
         while let Some(done) = self.answers.remove(&self.settled) {
             let p = self.pending.remove(&self.settled).expect("answered candidates are pending");
-            let interesting =
-                ev.settle(p.expect, done.level, done.eval, done.found).ok_or(Verdict::Stopped)?;
+            let interesting = ev.settle(p.guess, p.context, done).ok_or(Verdict::Stopped)?;
             debug_assert_eq!(interesting, p.assumed, "a divergence was assumed when it arrived");
             candidates.settle(self.settled, interesting);
             self.settled += 1;
@@ -724,6 +748,54 @@ impl Timing {
     }
 }
 
+impl Timing {
+    /// The mean time of a passing and of a failing test, in seconds, once
+    /// both have been seen.
+    fn means(&self) -> Option<(f64, f64)> {
+        let mean = |times: &VecDeque<Duration>| {
+            (!times.is_empty())
+                .then(|| times.iter().map(Duration::as_secs_f64).sum::<f64>() / times.len() as f64)
+        };
+        Some((mean(&self.passes)?, mean(&self.fails)?))
+    }
+}
+
+/// How often candidates turned out interesting, per [`Context`] and per
+/// search step, learnt as the run goes (for guessing with `-j`).
+///
+/// The chance for a candidate starts from what its search expects, is
+/// corrected by how candidates from the same step turned out, and that by
+/// how those of the same step and node kind did, each estimate weighing as
+/// much as a couple of outcomes of the finer one.
+#[derive(Debug, Default)]
+struct Odds {
+    /// Outcomes seen: `[not interesting, interesting]`.
+    by_context: HashMap<Context, [u32; 2]>,
+    by_step: HashMap<u8, [u32; 2]>,
+}
+
+/// How many outcomes a coarser estimate weighs as, against a finer one.
+const PRIOR_WEIGHT: f64 = 2.0;
+
+impl Odds {
+    fn learn(&mut self, context: Context, interesting: bool) {
+        self.by_context.entry(context).or_default()[usize::from(interesting)] += 1;
+        self.by_step.entry(context.step).or_default()[usize::from(interesting)] += 1;
+    }
+
+    /// The chance that a candidate of `context` is interesting, when its
+    /// search expects `expect`.
+    fn chance(&self, context: Context, expect: bool) -> f64 {
+        let blend = |seen: Option<&[u32; 2]>, prior: f64| {
+            let [no, yes] = seen.copied().unwrap_or_default();
+            (f64::from(yes) + PRIOR_WEIGHT * prior) / (f64::from(no + yes) + PRIOR_WEIGHT)
+        };
+        let search = if expect { 0.8 } else { 0.2 };
+        let step = blend(self.by_step.get(&context.step), search);
+        blend(self.by_context.get(&context), step)
+    }
+}
+
 /// The `q` quantile (0 to 1) of a non-empty list of durations.
 fn quantile(times: &VecDeque<Duration>, q: f64) -> Duration {
     let mut sorted: Vec<Duration> = times.iter().copied().collect();
@@ -760,6 +832,27 @@ mod tests {
             same.record(true, ms(d + 3));
         }
         assert_eq!(same.likely_interesting_after(), None);
+    }
+
+    #[test]
+    fn odds_are_learnt_per_step_and_node_kind() {
+        let mut odds = Odds::default();
+        let at = |kind| Context { step: 0, kind };
+        // nothing seen: the search's own expectation
+        assert!(odds.chance(at(1), false) < 0.5);
+        assert!(odds.chance(at(1), true) > 0.5);
+        // at this step, deleting kind 1 (say, declarations) fails and
+        // deleting kind 2 (statements) passes
+        for _ in 0..10 {
+            odds.learn(at(1), false);
+            odds.learn(at(2), true);
+        }
+        assert!(odds.chance(at(1), true) < 0.2);
+        assert!(odds.chance(at(2), false) > 0.8);
+        // a kind not seen at this step: about what the step does overall
+        assert!((odds.chance(at(3), false) - 0.5).abs() < 0.1);
+        // another step has odds of its own
+        assert!(odds.chance(Context { step: 7, kind: 2 }, false) < 0.5);
     }
 
     #[test]

@@ -69,6 +69,15 @@ impl LevelSearch {
         }
     }
 
+    /// Which step made the last proposal: 0-7 adaptive (see
+    /// [`Adaptive::step`]), 8-9 classic (larger blocks, single units).
+    pub fn step(&self) -> u8 {
+        match self {
+            LevelSearch::Classic(s) => 8 + u8::from(s.block == 1),
+            LevelSearch::Adaptive(s) => s.step(),
+        }
+    }
+
     /// The units still in the candidate.
     pub fn items(&self) -> &[NodeId] {
         match self {
@@ -229,6 +238,18 @@ impl Adaptive {
             Probe::Linear if self.deleted == 0 => self.first_ok,
             Probe::Linear | Probe::Doubling { .. } => true,
             Probe::Bisect { .. } => false,
+        }
+    }
+
+    /// Which step made the last proposal: the first probe at an index after
+    /// one whose first probe failed (0) or passed (1); the 2nd to 5th single
+    /// deletion (2-5); doubling (6); bisecting (7).
+    pub fn step(&self) -> u8 {
+        match self.probe {
+            Probe::Linear if self.deleted == 0 => u8::from(self.first_ok),
+            Probe::Linear => 1 + self.deleted.min(4) as u8,
+            Probe::Doubling { .. } => 6,
+            Probe::Bisect { .. } => 7,
         }
     }
 

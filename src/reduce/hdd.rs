@@ -101,6 +101,10 @@ impl Search for Hdd {
         self.current.as_ref().is_some_and(LevelSearch::expect)
     }
 
+    fn step(&self) -> u8 {
+        self.current.as_ref().map_or(0, LevelSearch::step)
+    }
+
     fn feedback(&mut self, interesting: bool) {
         if let Some(search) = &mut self.current {
             search.feedback(interesting);
@@ -151,6 +155,11 @@ impl Search for OneMinimal {
         self.last
     }
 
+    /// 16 or 17: after a failed or a successful removal.
+    fn step(&self) -> u8 {
+        16 + u8::from(self.last)
+    }
+
     fn feedback(&mut self, interesting: bool) {
         self.last = interesting;
         self.i += 1;
@@ -172,6 +181,10 @@ impl Hoist {
 }
 
 impl Search for Hoist {
+    fn step(&self) -> u8 {
+        18
+    }
+
     fn propose(&mut self, units: &Units, mask: &Mask) -> Option<Proposal> {
         loop {
             let (node, targets) = units.hoistable(self.node)?;

@@ -61,6 +61,11 @@ pub trait Search: Clone {
         false
     }
 
+    /// Which step of the search made the last proposal (see [`Context`]).
+    fn step(&self) -> u8 {
+        0
+    }
+
     /// Whether the last proposal was interesting; if it was, it is now part of the mask.
     fn feedback(&mut self, interesting: bool);
 
@@ -68,6 +73,20 @@ pub trait Search: Clone {
     fn level(&self) -> Option<usize> {
         None
     }
+}
+
+/// What a candidate is, for learning which candidates tend to be
+/// interesting: the step of the search that proposed it and the kind of
+/// node it changes (the first one, for a block). Deleting a declaration the
+/// rest uses fails where deleting a statement passes, and a search's first
+/// probe at an index fails where its later probes pass; a run learns these
+/// odds as it goes (the oracle does, to guess better with `-j`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Context {
+    /// Numbered by each search, unique across searches: ddmin 0-15,
+    /// [`OneMinimal`] 16-17, [`Hoist`] 18.
+    pub step: u8,
+    pub kind: u16,
 }
 
 /// A candidate, and what is assumed about it: the next candidate assumes
@@ -82,6 +101,7 @@ pub struct Candidate {
     pub expect: bool,
     /// The HDD level it belongs to, for progress reports.
     pub level: Option<usize>,
+    pub context: Context,
 }
 
 /// The candidates of one search, in the order a one-at-a-time evaluation
@@ -152,23 +172,25 @@ struct State<S> {
 
 impl<S: Search> State<S> {
     /// Proposes the next candidate and goes on as if it turned out
-    /// `outcome` (`None`: as the search expects). Returns the candidate's
-    /// mask, what the search expected, and its level.
-    fn step(
-        &mut self,
-        units: &Units,
-        outcome: Option<bool>,
-    ) -> Option<(Mask, bool, Option<usize>)> {
+    /// `outcome` (`None`: as the search expects). Returns the candidate
+    /// (with `index` 0).
+    fn step(&mut self, units: &Units, outcome: Option<bool>) -> Option<Candidate> {
         let proposal = self.search.propose(units, &self.mask)?;
         let expect = self.search.expect();
         let level = self.search.level();
-        let candidate = proposal.apply(&self.mask);
+        let node = match &proposal {
+            Proposal::Off(ids) => ids.first().copied(),
+            Proposal::Hoist { node, .. } => Some(*node),
+        };
+        let kind = node.map_or(u16::MAX, |n| units.kind(n));
+        let context = Context { step: self.search.step(), kind };
+        let mask = proposal.apply(&self.mask);
         let interesting = outcome.unwrap_or(expect);
         self.search.feedback(interesting);
         if interesting {
-            self.mask = candidate.clone();
+            self.mask = mask.clone();
         }
-        Some((candidate, expect, level))
+        Some(Candidate { index: 0, mask, expect, level, context })
     }
 }
 
@@ -197,9 +219,9 @@ impl<'u, S: Search> Stream<'u, S> {
 
 impl<S: Search> Candidates for Stream<'_, S> {
     fn next(&mut self) -> Option<Candidate> {
-        let (mask, expect, level) = self.head.step(self.units, None)?;
-        self.assumed.push_back(expect);
-        Some(Candidate { index: self.first + self.assumed.len() - 1, mask, expect, level })
+        let candidate = self.head.step(self.units, None)?;
+        self.assumed.push_back(candidate.expect);
+        Some(Candidate { index: self.first + self.assumed.len() - 1, ..candidate })
     }
 
     fn assume(&mut self, index: usize, interesting: bool) {

@@ -33,6 +33,8 @@ pub struct Units {
     /// Hoistable nodes in preorder, each with the range of its targets in `targets`.
     hoistable: Vec<(NodeId, std::ops::Range<u32>)>,
     targets: Vec<Target>,
+    /// The kind of each node.
+    kinds: Vec<u16>,
 }
 
 /// What a hoisted node keeps: the run from `first` to `last` (siblings or
@@ -75,7 +77,8 @@ impl Units {
         }
         let (hoistable, targets) = hoist_targets(tree);
         let subtree_end = nodes.iter().map(|n| n.subtree_end).collect();
-        Units { levels, up, unit, subtree_end, hoistable, targets }
+        let kinds = nodes.iter().map(|n| n.kind).collect();
+        Units { levels, up, unit, subtree_end, hoistable, targets, kinds }
     }
 
     /// The `i`-th hoistable node (in preorder) and its targets.
@@ -101,6 +104,11 @@ impl Units {
     /// The units of one level, in source order.
     pub fn level(&self, level: usize) -> &[NodeId] {
         &self.levels[level]
+    }
+
+    /// The kind of node `id` (as the tree numbers kinds).
+    pub fn kind(&self, id: NodeId) -> u16 {
+        self.kinds[id.0 as usize]
     }
 
     pub fn is_unit(&self, id: NodeId) -> bool {
