@@ -8,6 +8,7 @@
 //! works on a tree that matches the text (after replacements and hoists) and
 //! that gets smaller as it does.
 
+use std::collections::HashSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -23,9 +24,9 @@ use crate::oracle::{Evaluator, Guard, Settings};
 use crate::output::Output;
 use crate::progress::Progress;
 use crate::reduce::hdd::Algorithm;
-use crate::reduce::{self, Ddmin, Hdd, Hoist, OneMinimal, Order, Search, Units};
+use crate::reduce::{self, Ddmin, Hdd, Hoist, OneMinimal, Order, Search, Target, Units};
 use crate::stats::Stats;
-use crate::tree::Tree;
+use crate::tree::{NodeId, Tree};
 
 /// A validated reduction request (built by [`crate::cli`]).
 #[derive(Debug, Clone)]
@@ -231,7 +232,7 @@ fn shell_quote(s: &str) -> String {
 /// `--no-shrink`) deleting characters of strings and text.
 fn passes(config: &Config, frontend: &dyn Frontend, tree: Arc<Tree>, ev: &mut Evaluator<'_>) {
     let malformed = tree.error_count() > 0;
-    let mut p = Passes { config, frontend, ev, tree };
+    let mut p = Passes { config, frontend, ev, tree, failed_hoists: HashSet::new() };
     let structure = match config.algorithm {
         Algorithm::HddPlus => p.hdd_plus(),
         Algorithm::Hdd | Algorithm::HddStar => p.hdd_then_hoist(),
@@ -256,6 +257,8 @@ struct Passes<'c, 'e, 'a> {
     ev: &'e mut Evaluator<'a>,
     /// A parse of the current best.
     tree: Arc<Tree>,
+    /// The hoists that failed so far (see [`hoist_key`]).
+    failed_hoists: HashSet<u128>,
 }
 
 impl Passes<'_, '_, '_> {
@@ -275,7 +278,7 @@ impl Passes<'_, '_, '_> {
         let order = self.order();
         self.run(Hdd::single_pass(self.config.ddmin, order), "hdd")?;
         loop {
-            let hoisted = if self.config.hoist { self.run(Hoist::new(), "hoist")? } else { 0 };
+            let hoisted = if self.config.hoist { self.hoist()? } else { 0 };
             while self.run(OneMinimal::new(order), "1-minimal")? > 0 {}
             if hoisted == 0 {
                 return Ok(());
@@ -290,7 +293,7 @@ impl Passes<'_, '_, '_> {
         let star = self.config.algorithm == Algorithm::HddStar;
         loop {
             while self.run(Hdd::new(ddmin, order), "hdd")? > 0 && star {}
-            if !self.config.hoist || self.run(Hoist::new(), "hoist")? == 0 {
+            if !self.config.hoist || self.hoist()? == 0 {
                 return Ok(());
             }
         }
@@ -302,6 +305,26 @@ impl Passes<'_, '_, '_> {
         self.reparse();
         let tree = self.tree.clone();
         self.run_on(&tree, search, phase)
+    }
+
+    /// One round of hoisting. A hoist that failed in an earlier round is not
+    /// tried again while the node and its target read the same, so the rounds
+    /// after the first (for what the 1-minimal phase's removals made
+    /// possible) test only hoists whose text changed.
+    fn hoist(&mut self) -> Result<usize, Stopped> {
+        self.reparse();
+        let tree = self.tree.clone();
+        let units = Units::new(&tree);
+        let skip = (0..units.hoistable_count())
+            .filter_map(|i| units.hoistable(i))
+            .flat_map(|(node, targets)| targets.iter().map(move |&to| (node, to)))
+            .filter(|&(node, to)| self.failed_hoists.contains(&hoist_key(&tree, node, to)))
+            .collect();
+        let mut search = Hoist::skipping(skip);
+        let hoisted = self.drive(&tree, &units, &mut search, "hoist")?;
+        let failed = search.failed().iter().map(|&(node, to)| hoist_key(&tree, node, to));
+        self.failed_hoists.extend(failed);
+        Ok(hoisted)
     }
 
     /// The shrinking pass: adaptive ddmin over the characters of strings.
@@ -334,19 +357,47 @@ impl Passes<'_, '_, '_> {
         self.ev.set_tree(self.tree.clone());
     }
 
-    fn run_on<S: Search>(&mut self, tree: &Tree, search: S, phase: &str) -> Result<usize, Stopped> {
+    fn run_on<S: Search>(
+        &mut self,
+        tree: &Tree,
+        mut search: S,
+        phase: &str,
+    ) -> Result<usize, Stopped> {
+        self.drive(tree, &Units::new(tree), &mut search, phase)
+    }
+
+    /// [`Passes::run_on`] with the units at hand, leaving `search` as it ended.
+    fn drive<S: Search>(
+        &mut self,
+        tree: &Tree,
+        units: &Units,
+        search: &mut S,
+        phase: &str,
+    ) -> Result<usize, Stopped> {
         let stats = self.ev.stats_mut();
         stats.set_phase(phase);
         stats.passes += 1;
-        let units = Units::new(tree);
         let mut mask = Mask::new(tree.len());
-        let outcome = reduce::run(search, &units, &mut mask, self.ev);
+        let outcome = reduce::drive(search, units, &mut mask, self.ev);
         if outcome.stopped {
             Err(Stopped)
         } else {
             Ok(outcome.successes)
         }
     }
+}
+
+/// What tells a hoist apart across parses of changing text: the node's kind
+/// and text, and where in that text the target is.
+fn hoist_key(tree: &Tree, node: NodeId, to: Target) -> u128 {
+    let n = tree.node(node);
+    let (first, last) = (tree.node(to.first), tree.node(to.last));
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    h.update(&n.kind.to_le_bytes());
+    h.update(&(first.start - n.start).to_le_bytes());
+    h.update(&(last.end - n.start).to_le_bytes());
+    h.update(&tree.src()[n.start as usize..n.end as usize]);
+    h.digest128()
 }
 
 /// `--dump-tree`: the parsed tree with kinds, spans, actions and units.
@@ -365,4 +416,36 @@ pub fn dump_tree(path: &Path, lang: &LangInfo) -> Result<String> {
         tree.error_count()
     ));
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The keys of every hoist of `text` parsed as JSON, by the hoisted text.
+    fn hoists(text: &str) -> Vec<(String, u128)> {
+        let json = frontend::by_name("json").expect("json").frontend().expect("front-end");
+        let tree = json.parse(Arc::from(text.as_bytes()));
+        let units = Units::new(&tree);
+        let node_text = |id: NodeId| {
+            let n = tree.node(id);
+            String::from_utf8_lossy(&tree.src()[n.start as usize..n.end as usize]).into_owned()
+        };
+        (0..units.hoistable_count())
+            .filter_map(|i| units.hoistable(i))
+            .flat_map(|(node, targets)| targets.iter().map(move |&to| (node, to)))
+            .map(|(node, to)| (node_text(node), hoist_key(&tree, node, to)))
+            .collect()
+    }
+
+    #[test]
+    fn a_hoist_is_known_again_while_its_node_reads_the_same() {
+        let key = |text: &str, node: &str| {
+            hoists(text).into_iter().find(|(n, _)| n == node).map(|(_, k)| k).expect(node)
+        };
+        // the text around the node changed: the same hoist
+        assert_eq!(key(r#"[[1], 2]"#, "[1]"), key(r#"[7, [1], 3]"#, "[1]"));
+        // the node itself changed: another one
+        assert_ne!(key(r#"[[1], 2]"#, "[1]"), key(r#"[[5], 2]"#, "[5]"));
+    }
 }

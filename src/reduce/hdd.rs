@@ -11,8 +11,11 @@
 //!   while a pass removed anything. Its result is 1-tree-minimal: no single
 //!   present unit can be switched off.
 
+use std::collections::HashSet;
+use std::sync::Arc;
+
 use super::ddmin::{Ddmin, LevelSearch};
-use super::{Proposal, Search, Units};
+use super::{Proposal, Search, Target, Units};
 use crate::mask::Mask;
 use crate::tree::NodeId;
 
@@ -172,11 +175,29 @@ impl Search for OneMinimal {
 pub struct Hoist {
     node: usize,
     target: usize,
+    /// Hoists not to try.
+    skip: Arc<HashSet<(NodeId, Target)>>,
+    /// The hoist proposed last.
+    last: Option<(NodeId, Target)>,
+    /// The hoists tried that were not interesting.
+    failed: Vec<(NodeId, Target)>,
 }
 
 impl Hoist {
     pub fn new() -> Hoist {
         Hoist::default()
+    }
+
+    /// Hoisting that does not try the hoists in `skip` (the caller knows
+    /// they fail).
+    pub fn skipping(skip: HashSet<(NodeId, Target)>) -> Hoist {
+        Hoist { skip: Arc::new(skip), ..Hoist::default() }
+    }
+
+    /// The hoists tried that were not interesting, after a run (see
+    /// [`drive`](crate::reduce::drive)).
+    pub fn failed(&self) -> &[(NodeId, Target)] {
+        &self.failed
     }
 }
 
@@ -197,7 +218,9 @@ impl Search for Hoist {
                 continue;
             }
             let to = targets[self.target];
-            if units.is_present(to.first, mask) && units.is_present(to.last, mask) {
+            let present = units.is_present(to.first, mask) && units.is_present(to.last, mask);
+            if present && !self.skip.contains(&(node, to)) {
+                self.last = Some((node, to));
                 return Some(Proposal::Hoist { node, to });
             }
             self.target += 1;
@@ -209,6 +232,7 @@ impl Search for Hoist {
             self.node += 1;
             self.target = 0;
         } else {
+            self.failed.extend(self.last);
             self.target += 1;
         }
     }
@@ -437,6 +461,27 @@ mod tests {
         let mut text = Vec::new();
         crate::unparse::Unparser::new().unparse(&tree, &mask, &mut text);
         assert_eq!(text, b"x c y");
+    }
+
+    #[test]
+    fn hoisting_reports_what_failed_and_skips_what_it_is_told() {
+        let tree = hoist_tree();
+        let units = Units::new(&tree);
+        let mut unparser = crate::unparse::Unparser::new();
+        // nothing is interesting: every hoist is tried once and fails
+        let mut oracle =
+            TextOracle { tree: &tree, unparser: &mut unparser, needle: b'z', calls: 0 };
+        let mut hoist = Hoist::new();
+        let mut mask = Mask::new(tree.len());
+        let outcome = crate::reduce::drive(&mut hoist, &units, &mut mask, &mut oracle);
+        assert_eq!(outcome.successes, 0);
+        let failed: HashSet<_> = hoist.failed().iter().copied().collect();
+        assert_eq!(failed.len(), oracle.calls);
+        assert!(oracle.calls >= 2, "a(b(c)) has at least two hoists");
+        // told to skip them, hoisting tests nothing
+        oracle.calls = 0;
+        run(Hoist::skipping(failed), &units, &mut mask, &mut oracle);
+        assert_eq!(oracle.calls, 0);
     }
 
     #[test]

@@ -151,15 +151,27 @@ pub struct Outcome {
 
 /// Runs `search` to the end, committing every interesting candidate to `mask`.
 pub fn run<S: Search>(
-    search: S,
+    mut search: S,
     units: &Units,
     mask: &mut Mask,
     oracle: &mut dyn Oracle,
 ) -> Outcome {
-    let mut stream = Stream::new(search, units, mask.clone());
+    drive(&mut search, units, mask, oracle)
+}
+
+/// [`run`], leaving `search` as it was after the last settled candidate
+/// (with what it learnt, such as the hoists that failed).
+pub fn drive<S: Search>(
+    search: &mut S,
+    units: &Units,
+    mask: &mut Mask,
+    oracle: &mut dyn Oracle,
+) -> Outcome {
+    let mut stream = Stream::new(search.clone(), units, mask.clone());
     let stopped = oracle.evaluate(&mut stream) == Verdict::Stopped;
     let successes = stream.successes;
     *mask = stream.settled.mask;
+    *search = stream.settled.search;
     Outcome { successes, stopped }
 }
 
