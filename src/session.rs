@@ -44,7 +44,7 @@ pub struct Config {
     /// `None`: the language's own default (grammar data `order`).
     pub order: Option<Order>,
     pub syntax_guard: bool,
-    /// Run the hoisting pass along with the algorithm (see [`passes`]).
+    /// Run the hoisting pass along with the algorithm (see the session's passes).
     pub hoist: bool,
     /// Run the token pass (lines and words as plain text) on malformed input.
     pub tokens: bool,

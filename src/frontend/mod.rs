@@ -46,7 +46,7 @@ pub trait Frontend: Send + Sync + fmt::Debug {
     }
 }
 
-/// What a front-end keeps of a parse for [`Frontend::syntax_errors_edited`].
+/// What a front-end keeps of a parse for [`Frontend::syntax_errors_from`].
 pub type GuardBase = Box<dyn std::any::Any + Send + Sync>;
 
 /// The languages hdd reduces.

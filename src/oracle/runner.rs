@@ -99,7 +99,7 @@ impl Stop {
         Ok(Arc::new(Stop { signal, wake: Some((r, w)), timed_out: AtomicBool::new(false) }))
     }
 
-    /// A stop that only `--max-time` or [`Stop::trigger`] can set (for tests).
+    /// A stop that only `--max-time` ([`Stop::time_up`]) can set (for tests).
     pub fn manual() -> Arc<Stop> {
         let wake = pipe().ok();
         Arc::new(Stop {
