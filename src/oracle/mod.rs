@@ -12,8 +12,7 @@
 //! candidates of the sequential order in flight on worker threads and
 //! settles them in that order. Each candidate handed out assumes a guess
 //! about the ones before it: what candidates of the same search step and
-//! node kind turned out so far in this run, weighed by how long a passing
-//! and a failing test take (see `Odds`). A test that comes back other than
+//! node kind mostly turned out so far in this run (see `Odds`). A test that comes back other than
 //! assumed cancels the speculation after it, and the stream goes on from
 //! there at once, without waiting for earlier tests. When the tests that
 //! fail are much quicker than the ones that pass (a script that compiles
@@ -391,14 +390,10 @@ impl Oracle for Evaluator<'_> {
 }
 
 impl Evaluator<'_> {
-    /// Whether to assume that a candidate turns out interesting: when the
-    /// odds of that, weighed by how long a test of each outcome takes, say it
-    /// pays. A wrong guess about a slow pass keeps a core on the wrong path
-    /// for longer than a wrong guess about a quick failure.
+    /// Whether to assume that a candidate turns out interesting: when
+    /// candidates like it mostly did (see `Odds`).
     fn guess(&self, context: Context, expect: bool) -> bool {
-        let chance = self.odds.chance(context, expect);
-        let (pass, fail) = self.timing.means().unwrap_or((1.0, 1.0));
-        chance * pass > (1.0 - chance) * fail
+        self.odds.chance(context, expect) > 0.5
     }
 
     /// Accounts for the next candidate in order, which was guessed to turn
@@ -745,18 +740,6 @@ impl Timing {
         let slow_fail = quantile(&self.fails, 0.9);
         let after = slow_fail.mul_f64(1.1) + Duration::from_millis(2);
         (quantile(&self.passes, 0.5) > after.mul_f64(1.5)).then_some(after)
-    }
-}
-
-impl Timing {
-    /// The mean time of a passing and of a failing test, in seconds, once
-    /// both have been seen.
-    fn means(&self) -> Option<(f64, f64)> {
-        let mean = |times: &VecDeque<Duration>| {
-            (!times.is_empty())
-                .then(|| times.iter().map(Duration::as_secs_f64).sum::<f64>() / times.len() as f64)
-        };
-        Some((mean(&self.passes)?, mean(&self.fails)?))
     }
 }
 
