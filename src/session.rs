@@ -315,11 +315,16 @@ impl Passes<'_, '_, '_> {
         self.reparse();
         let tree = self.tree.clone();
         let units = Units::new(&tree);
-        let skip = (0..units.hoistable_count())
-            .filter_map(|i| units.hoistable(i))
-            .flat_map(|(node, targets)| targets.iter().map(move |&to| (node, to)))
-            .filter(|&(node, to)| self.failed_hoists.contains(&hoist_key(&tree, node, to)))
-            .collect();
+        // the first round has nothing to skip: no need to hash every node
+        let skip = if self.failed_hoists.is_empty() {
+            HashSet::new()
+        } else {
+            (0..units.hoistable_count())
+                .filter_map(|i| units.hoistable(i))
+                .flat_map(|(node, targets)| targets.iter().map(move |&to| (node, to)))
+                .filter(|&(node, to)| self.failed_hoists.contains(&hoist_key(&tree, node, to)))
+                .collect()
+        };
         let mut search = Hoist::skipping(skip);
         let hoisted = self.drive(&tree, &units, &mut search, "hoist")?;
         let failed = search.failed().iter().map(|&(node, to)| hoist_key(&tree, node, to));

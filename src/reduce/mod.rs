@@ -183,10 +183,9 @@ struct State<S> {
 }
 
 impl<S: Search> State<S> {
-    /// Proposes the next candidate and goes on as if it turned out
-    /// `outcome` (`None`: as the search expects). Returns the candidate
-    /// (with `index` 0).
-    fn step(&mut self, units: &Units, outcome: Option<bool>) -> Option<Candidate> {
+    /// Proposes the next candidate and goes on as if it turned out as the
+    /// search expects.
+    fn step(&mut self, units: &Units, index: usize) -> Option<Candidate> {
         let proposal = self.search.propose(units, &self.mask)?;
         let expect = self.search.expect();
         let level = self.search.level();
@@ -197,12 +196,22 @@ impl<S: Search> State<S> {
         let kind = node.map_or(u16::MAX, |n| units.kind(n));
         let context = Context { step: self.search.step(), kind };
         let mask = proposal.apply(&self.mask);
-        let interesting = outcome.unwrap_or(expect);
-        self.search.feedback(interesting);
-        if interesting {
+        self.search.feedback(expect);
+        if expect {
             self.mask = mask.clone();
         }
-        Some(Candidate { index: 0, mask, expect, level, context })
+        Some(Candidate { index, mask, expect, level, context })
+    }
+
+    /// Goes past the next proposal (one the search made before) as if it
+    /// turned out `interesting`; the mask changes only if it did.
+    fn advance(&mut self, units: &Units, interesting: bool) {
+        let proposal =
+            self.search.propose(units, &self.mask).expect("the search proposed this before");
+        self.search.feedback(interesting);
+        if interesting {
+            self.mask = proposal.apply(&self.mask);
+        }
     }
 }
 
@@ -231,9 +240,9 @@ impl<'u, S: Search> Stream<'u, S> {
 
 impl<S: Search> Candidates for Stream<'_, S> {
     fn next(&mut self) -> Option<Candidate> {
-        let candidate = self.head.step(self.units, None)?;
+        let candidate = self.head.step(self.units, self.first + self.assumed.len())?;
         self.assumed.push_back(candidate.expect);
-        Some(Candidate { index: self.first + self.assumed.len() - 1, ..candidate })
+        Some(candidate)
     }
 
     fn assume(&mut self, index: usize, interesting: bool) {
@@ -244,7 +253,7 @@ impl<S: Search> Candidates for Stream<'_, S> {
         // replay from the settled state: a search cannot be rewound
         self.head = self.settled.clone();
         for &outcome in &self.assumed {
-            self.head.step(self.units, Some(outcome)).expect("the search proposed this before");
+            self.head.advance(self.units, outcome);
         }
     }
 
@@ -254,7 +263,7 @@ impl<S: Search> Candidates for Stream<'_, S> {
             self.assume(index, interesting);
         }
         self.assumed.pop_front();
-        self.settled.step(self.units, Some(interesting)).expect("the search proposed this before");
+        self.settled.advance(self.units, interesting);
         self.successes += usize::from(interesting);
         self.first += 1;
     }
