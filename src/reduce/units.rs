@@ -206,7 +206,15 @@ fn hoist_targets(tree: &Tree) -> (Vec<(NodeId, std::ops::Range<u32>)>, Vec<Targe
         while d < n.subtree_end {
             let c = &nodes[d as usize];
             if c.member != 0 && c.has(flags::NAMED) {
-                let fits = slot.accepts(c.kind) && !c.is_empty() && !c.has(flags::KEPT);
+                // a leaf (nothing hoisting moves inside it) must also stand
+                // where the node could: elsewhere it is a name, not a value
+                // (a parameter's, a key's, an assignment's target)
+                let leaf =
+                    !nodes[d as usize + 1..c.subtree_end as usize].iter().any(|x| x.member != 0);
+                let fits = slot.accepts(c.kind)
+                    && (!leaf || tree.slot(NodeId(d)).accepts(n.kind))
+                    && !c.is_empty()
+                    && !c.has(flags::KEPT);
                 if fits && (c.start, c.end) != (n.start, n.end) {
                     nearest.push(NodeId(d));
                 }
@@ -280,15 +288,35 @@ mod tests {
     }
 
     #[test]
-    fn a_run_of_targets_needs_them_to_be_siblings() {
-        // an object in an array: its keys and values are values, but they
-        // are not siblings, so the object never unwraps into "a": 1, "b": 2
-        let t = targets("json", r#"[{"a": 1, "b": 2}, [3, 4]]"#);
+    fn a_leaf_target_stands_where_its_node_could_stand() {
+        // not a parameter's name, an object's key or an assignment's target:
+        // they are names there, not values, though a value is their kind
+        let t = targets("js", "x = {k: function(p) { return y; }, 'q': a.b};");
         let of = |n: &str| t.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
         assert_eq!(
-            of(r#"{"a": 1, "b": 2}"#),
-            Some(vec![r#""a""#.to_string(), "1".into(), r#""b""#.into(), "2".into()])
+            of("{k: function(p) { return y; }, 'q': a.b}"),
+            Some(vec!["function(p) { return y; }".to_string(), "a.b".into()])
         );
+        assert_eq!(of("function(p) { return y; }"), None);
+        assert_eq!(
+            of("x = {k: function(p) { return y; }, 'q': a.b}"),
+            Some(vec!["{k: function(p) { return y; }, 'q': a.b}".to_string()])
+        );
+        assert_eq!(of("a.b"), Some(vec!["a".to_string()]));
+        // a target with more inside may stand in a place of its own: a class
+        // by the body of its method
+        let t = targets("js", "class A { m() { s(); } }");
+        let of = |n: &str| t.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
+        assert_eq!(of("class A { m() { s(); } }"), Some(vec!["{ s(); }".to_string()]));
+    }
+
+    #[test]
+    fn a_run_of_targets_needs_them_to_be_siblings() {
+        // an object in an array: its values are values, but they are not
+        // siblings, so the object never unwraps into 1, 2
+        let t = targets("json", r#"[{"a": 1, "b": 2}, [3, 4]]"#);
+        let of = |n: &str| t.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
+        assert_eq!(of(r#"{"a": 1, "b": 2}"#), Some(vec!["1".to_string(), "2".into()]));
         // an array in an array does unwrap
         assert_eq!(of("[3, 4]"), Some(vec!["3".to_string(), "4".into(), "3, 4".into()]));
     }
