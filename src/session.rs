@@ -267,8 +267,11 @@ impl Passes<'_, '_, '_> {
         self.config.order.unwrap_or(self.tree.info().order)
     }
 
-    /// HDD+ with hoisting: one HDD pass, then hoisting and the
-    /// 1-minimality phase in turn until hoisting finds nothing. Hoisting comes
+    /// HDD+ with hoisting: one HDD pass that also hoists the nodes of each
+    /// level with one or two targets (see [`Hdd::hoisting`]), then hoisting
+    /// and the 1-minimality phase in turn until hoisting finds nothing. The
+    /// hoists that failed during HDD are not tried again while what they
+    /// delete reads the same. Hoisting comes
     /// before the single removals, not after them: a hoist changes the tree,
     /// so 1-minimality reached before it would have to be checked again (on
     /// the corpus this saves an HDD pass and a 1-minimal pass per hoisting
@@ -276,7 +279,14 @@ impl Passes<'_, '_, '_> {
     /// pass after it is answered from the cache.
     fn hdd_plus(&mut self) -> Result<(), Stopped> {
         let order = self.order();
-        self.run(Hdd::single_pass(self.config.ddmin, order), "hdd")?;
+        let mut hdd = Hdd::single_pass(self.config.ddmin, order);
+        if self.config.hoist {
+            hdd = hdd.hoisting();
+        }
+        self.reparse();
+        let tree = self.tree.clone();
+        self.drive(&tree, &Units::new(&tree), &mut hdd, "hdd")?;
+        self.remember_failed_hoists(&tree, hdd.failed_hoists());
         loop {
             let hoisted = if self.config.hoist { self.hoist()? } else { 0 };
             while self.run(OneMinimal::new(order), "1-minimal")? > 0 {}
@@ -327,9 +337,14 @@ impl Passes<'_, '_, '_> {
         };
         let mut search = Hoist::skipping(skip);
         let hoisted = self.drive(&tree, &units, &mut search, "hoist")?;
-        let failed = search.failed().iter().map(|&(node, to)| hoist_key(&tree, node, to));
-        self.failed_hoists.extend(failed);
+        self.remember_failed_hoists(&tree, search.failed());
         Ok(hoisted)
+    }
+
+    /// Adds hoists that were not interesting to those not to try again.
+    fn remember_failed_hoists(&mut self, tree: &Tree, failed: &[(NodeId, Target)]) {
+        let keys = failed.iter().map(|&(node, to)| hoist_key(tree, node, to));
+        self.failed_hoists.extend(keys);
     }
 
     /// The shrinking pass: adaptive ddmin over the characters of strings.

@@ -4,6 +4,9 @@
 //! - [`Hdd`]: breadth first, one level at a time; at each level ddmin (classic
 //!   or adaptive) over the units of that level that are still present, then on
 //!   to the next level, so whole subtrees go before anyone looks inside them.
+//!   With hoisting (HDD+'s default), each level's nodes with one or two
+//!   [`Hoist`] targets are offered them after its ddmin, before the levels
+//!   below look inside.
 //! - HDD* repeats HDD until a pass removes nothing; the session does that,
 //!   re-parsing the result between passes (see `session.rs`).
 //! - [`OneMinimal`]: HDD+'s second phase. Tries switching off single units in
@@ -59,15 +62,34 @@ pub struct Hdd {
     ddmin: Ddmin,
     order: Order,
     fixpoint: bool,
+    /// Whether each level's nodes are offered their hoists after its ddmin.
+    hoisting: bool,
     level: usize,
-    current: Option<LevelSearch>,
+    current: Option<Step>,
+    /// The hoists tried that were not interesting.
+    failed: Vec<(NodeId, Target)>,
+}
+
+/// What HDD is doing at its level.
+#[derive(Clone, Debug)]
+enum Step {
+    Ddmin(LevelSearch),
+    Hoist(Hoist),
 }
 
 impl Hdd {
     /// HDD with ddmin to a fixed point at each level (each level's result is
     /// 1-minimal, as in the paper).
     pub fn new(ddmin: Ddmin, order: Order) -> Hdd {
-        Hdd { ddmin, order, fixpoint: true, level: 0, current: None }
+        Hdd {
+            ddmin,
+            order,
+            fixpoint: true,
+            hoisting: false,
+            level: 0,
+            current: None,
+            failed: Vec::new(),
+        }
     }
 
     /// HDD with one ddmin pass per level: for HDD+, whose second phase
@@ -75,15 +97,38 @@ impl Hdd {
     pub fn single_pass(ddmin: Ddmin, order: Order) -> Hdd {
         Hdd { fixpoint: false, ..Hdd::new(ddmin, order) }
     }
+
+    /// This HDD, hoisting the nodes of each level after its ddmin (see
+    /// [`Hoist`]) and before the levels below look inside them: what a hoist
+    /// drops costs no test there.
+    pub fn hoisting(self) -> Hdd {
+        Hdd { hoisting: true, ..self }
+    }
+
+    /// The hoists tried that were not interesting, after a run.
+    pub fn failed_hoists(&self) -> &[(NodeId, Target)] {
+        &self.failed
+    }
 }
 
 impl Search for Hdd {
     fn propose(&mut self, units: &Units, mask: &Mask) -> Option<Proposal> {
         loop {
             match &mut self.current {
-                Some(search) => match search.propose() {
+                Some(Step::Ddmin(search)) => match search.propose() {
                     Some(off) => return Some(Proposal::Off(off)),
+                    None if self.hoisting => {
+                        self.current = Some(Step::Hoist(Hoist::at_level(self.level)));
+                    }
                     None => {
+                        self.current = None;
+                        self.level += 1;
+                    }
+                },
+                Some(Step::Hoist(hoist)) => match hoist.propose(units, mask) {
+                    Some(proposal) => return Some(proposal),
+                    None => {
+                        self.failed.extend_from_slice(hoist.failed());
                         self.current = None;
                         self.level += 1;
                     }
@@ -92,25 +137,42 @@ impl Search for Hdd {
                     if self.level >= units.depth() {
                         return None;
                     }
-                    let items = self.order.units(units, self.level, mask);
-                    self.current =
-                        Some(LevelSearch::with_fixpoint(self.ddmin, items, self.fixpoint));
+                    let mut items = self.order.units(units, self.level, mask);
+                    // a hoisted node's target stands in the node's place,
+                    // where switching it off may mean something else: the
+                    // 1-minimal phase tries it on a fresh parse
+                    let hoists = mask.hoists();
+                    if !hoists.is_empty() {
+                        items.retain(|&u| !hoists.iter().any(|h| h.first == u || h.last == u));
+                    }
+                    let search = LevelSearch::with_fixpoint(self.ddmin, items, self.fixpoint);
+                    self.current = Some(Step::Ddmin(search));
                 }
             }
         }
     }
 
     fn expect(&self) -> bool {
-        self.current.as_ref().is_some_and(LevelSearch::expect)
+        match &self.current {
+            Some(Step::Ddmin(search)) => search.expect(),
+            Some(Step::Hoist(hoist)) => hoist.expect(),
+            None => false,
+        }
     }
 
     fn step(&self) -> u8 {
-        self.current.as_ref().map_or(0, LevelSearch::step)
+        match &self.current {
+            Some(Step::Ddmin(search)) => search.step(),
+            Some(Step::Hoist(hoist)) => hoist.step(),
+            None => 0,
+        }
     }
 
     fn feedback(&mut self, interesting: bool) {
-        if let Some(search) = &mut self.current {
-            search.feedback(interesting);
+        match &mut self.current {
+            Some(Step::Ddmin(search)) => search.feedback(interesting),
+            Some(Step::Hoist(hoist)) => hoist.feedback(interesting),
+            None => {}
         }
     }
 
@@ -169,6 +231,14 @@ impl Search for OneMinimal {
     }
 }
 
+/// The most targets a node may have to be offered its hoists at its own HDD
+/// level. The common shapes have one or two (a binary expression, a call
+/// with one argument, a loop, an `if` with an `else`): at most two tests that
+/// can spare the levels below a whole subtree. A node with many (an XML
+/// element with hundreds of children) is cheaper to leave to ddmin on its
+/// children first; the hoisting round after HDD then hoists what is left.
+const EARLY_TARGETS: usize = 2;
+
 /// Hoisting: each hoistable node, outermost first, replaced in turn by each
 /// of its targets until one is interesting.
 #[derive(Clone, Debug, Default)]
@@ -177,6 +247,8 @@ pub struct Hoist {
     target: usize,
     /// Hoists not to try.
     skip: Arc<HashSet<(NodeId, Target)>>,
+    /// Only the nodes of this HDD level (see [`Units::level_of`]).
+    level: Option<usize>,
     /// The hoist proposed last.
     last: Option<(NodeId, Target)>,
     /// The hoists tried that were not interesting.
@@ -192,6 +264,11 @@ impl Hoist {
     /// they fail).
     pub fn skipping(skip: HashSet<(NodeId, Target)>) -> Hoist {
         Hoist { skip: Arc::new(skip), ..Hoist::default() }
+    }
+
+    /// Hoisting of the nodes of one HDD level only.
+    pub fn at_level(level: usize) -> Hoist {
+        Hoist { level: Some(level), ..Hoist::default() }
     }
 
     /// The hoists tried that were not interesting, after a run (see
@@ -210,6 +287,9 @@ impl Search for Hoist {
         loop {
             let (node, targets) = units.hoistable(self.node)?;
             let done = self.target >= targets.len()
+                || self.level.is_some_and(|l| {
+                    units.level_of(node) != Some(l) || targets.len() > EARLY_TARGETS
+                })
                 || !units.is_present(node, mask)
                 || mask.hoists().iter().any(|h| h.node == node);
             if done {
@@ -278,6 +358,7 @@ mod tests {
             let n = b.node_mut(id);
             n.member = 1;
             n.slot = 1;
+            n.action = crate::tree::Action::Delete;
         }
         b.close();
         b.close();
@@ -482,6 +563,27 @@ mod tests {
         oracle.calls = 0;
         run(Hoist::skipping(failed), &units, &mut mask, &mut oracle);
         assert_eq!(oracle.calls, 0);
+    }
+
+    #[test]
+    fn hdd_with_hoisting_hoists_each_level_before_the_next() {
+        let tree = hoist_tree();
+        let units = Units::new(&tree);
+        assert_eq!(units.depth(), 3);
+        let mut unparser = crate::unparse::Unparser::new();
+        let mut oracle =
+            TextOracle { tree: &tree, unparser: &mut unparser, needle: b'c', calls: 0 };
+        let mut hdd = Hdd::single_pass(Ddmin::Adaptive, Order::Forward).hoisting();
+        let mut mask = Mask::new(tree.len());
+        crate::reduce::drive(&mut hdd, &units, &mut mask, &mut oracle);
+        let mut text = Vec::new();
+        crate::unparse::Unparser::new().unparse(&tree, &mask, &mut text);
+        assert_eq!(text, b"x c y");
+        // level 0: delete a(b(c)) (no), hoist it to b(c) (yes); level 1: b(c)
+        // stands in a's place, so it is not deleted but hoisted to c (yes);
+        // level 2: c is a hoist's target too: nothing is left to try
+        assert_eq!(oracle.calls, 3);
+        assert!(hdd.failed_hoists().is_empty());
     }
 
     #[test]

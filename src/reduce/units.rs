@@ -26,6 +26,9 @@ pub struct Units {
     levels: Vec<Vec<NodeId>>,
     /// The nearest unit ancestor of each node (`NONE` at the top).
     up: Vec<u32>,
+    /// The level of the nearest unit at or above each node (`NONE` above
+    /// every unit).
+    level_of: Vec<u32>,
     /// Whether each node is a unit.
     unit: Vec<bool>,
     /// Subtree ends, to tell whether a node is inside another.
@@ -50,6 +53,7 @@ impl Units {
         let nodes = tree.nodes();
         let mut levels: Vec<Vec<NodeId>> = Vec::new();
         let mut up = vec![NONE; nodes.len()];
+        let mut level_of = vec![NONE; nodes.len()];
         let mut unit = vec![false; nodes.len()];
         // (subtree end, nearest unit at or above, its level)
         let mut stack: Vec<(u32, u32, usize)> = Vec::new();
@@ -73,12 +77,15 @@ impl Units {
             } else {
                 (above, above_level)
             };
+            if mark != NONE {
+                level_of[i] = level as u32;
+            }
             stack.push((n.subtree_end, mark, level));
         }
         let (hoistable, targets) = hoist_targets(tree);
         let subtree_end = nodes.iter().map(|n| n.subtree_end).collect();
         let kinds = nodes.iter().map(|n| n.kind).collect();
-        Units { levels, up, unit, subtree_end, hoistable, targets, kinds }
+        Units { levels, up, level_of, unit, subtree_end, hoistable, targets, kinds }
     }
 
     /// The `i`-th hoistable node (in preorder) and its targets.
@@ -99,6 +106,12 @@ impl Units {
     /// Number of HDD levels.
     pub fn depth(&self) -> usize {
         self.levels.len()
+    }
+
+    /// The level of the nearest unit at or above node `id`, if any.
+    pub fn level_of(&self, id: NodeId) -> Option<usize> {
+        let l = self.level_of[id.index()];
+        (l != NONE).then_some(l as usize)
     }
 
     /// The units of one level, in source order.
