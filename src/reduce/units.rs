@@ -204,6 +204,7 @@ fn is_run(tree: &Tree, nodes: &[NodeId]) -> bool {
 /// of a kind hoisting moves, fit its place, are not empty and not kept by a rule;
 /// and, in a place that holds a list, when they are two or more siblings
 /// with nothing else named between them, the run from the first to the last.
+/// A node's targets are in order of size, the run last.
 fn hoist_targets(tree: &Tree) -> (Vec<(NodeId, std::ops::Range<u32>)>, Vec<Target>) {
     let nodes = tree.nodes();
     let mut hoistable = Vec::new();
@@ -238,6 +239,12 @@ fn hoist_targets(tree: &Tree) -> (Vec<(NodeId, std::ops::Range<u32>)>, Vec<Targe
         }
         let first = targets.len() as u32;
         targets.extend(nearest.iter().map(|&t| Target { first: t, last: t }));
+        // smallest first: when several would do, the first that does is
+        // kept, and the smallest leaves the least for later tests
+        targets[first as usize..].sort_by_key(|t| {
+            let n = tree.node(t.first);
+            n.end - n.start
+        });
         if slot.repeated && nearest.len() > 1 && is_run(tree, &nearest) {
             targets.push(Target { first: nearest[0], last: nearest[nearest.len() - 1] });
         }
@@ -280,7 +287,8 @@ mod tests {
         assert_eq!(of("{ a(); b(); }"), Some(vec!["a();".into(), "b();".into()]));
         // a call by its arguments, not by the called function (kept by a rule)
         assert_eq!(of("h(1)"), Some(vec!["1".to_string()]));
-        assert_eq!(of("g(h(1), 2)"), Some(vec!["h(1)".to_string(), "2".into()]));
+        // smallest first
+        assert_eq!(of("g(h(1), 2)"), Some(vec!["2".to_string(), "h(1)".into()]));
         // the function body only by the block inside it: none here
         assert!(of("{ if (x) { a(); b(); } g(h(1), 2); }").is_none());
     }
@@ -308,7 +316,7 @@ mod tests {
         let of = |n: &str| t.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
         assert_eq!(
             of("{k: function(p) { return y; }, 'q': a.b}"),
-            Some(vec!["function(p) { return y; }".to_string(), "a.b".into()])
+            Some(vec!["a.b".to_string(), "function(p) { return y; }".into()])
         );
         assert_eq!(of("function(p) { return y; }"), None);
         assert_eq!(
