@@ -271,12 +271,12 @@ impl Passes<'_, '_, '_> {
     /// level with one or two targets (see [`Hdd::hoisting`]), then hoisting
     /// and the 1-minimality phase in turn until hoisting finds nothing. The
     /// hoists that failed during HDD are not tried again while what they
-    /// delete reads the same. Hoisting comes
-    /// before the single removals, not after them: a hoist changes the tree,
-    /// so 1-minimality reached before it would have to be checked again (on
-    /// the corpus this saves an HDD pass and a 1-minimal pass per hoisting
-    /// round). When the last hoisting round finds nothing, the 1-minimal
-    /// pass after it is answered from the cache.
+    /// delete reads the same. Hoisting comes before the single removals, not
+    /// after them: a hoist changes the tree, so 1-minimality reached before
+    /// it would have to be checked again (on the corpus this saves an HDD
+    /// pass and a 1-minimal pass per hoisting round). When the last hoisting
+    /// round finds nothing, the 1-minimal pass after it is answered from the
+    /// cache.
     fn hdd_plus(&mut self) -> Result<(), Stopped> {
         let order = self.order();
         let mut hdd = Hdd::single_pass(self.config.ddmin, order);

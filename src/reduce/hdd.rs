@@ -98,9 +98,10 @@ impl Hdd {
         Hdd { fixpoint: false, ..Hdd::new(ddmin, order) }
     }
 
-    /// This HDD, hoisting the nodes of each level after its ddmin (see
-    /// [`Hoist`]) and before the levels below look inside them: what a hoist
-    /// drops costs no test there.
+    /// This HDD, hoisting the nodes of each level that have at most two
+    /// targets (`EARLY_TARGETS`) after its ddmin (see [`Hoist`]) and before
+    /// the levels below look inside them: what a hoist drops costs no test
+    /// there.
     pub fn hoisting(self) -> Hdd {
         Hdd { hoisting: true, ..self }
     }
