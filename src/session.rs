@@ -342,8 +342,12 @@ impl Passes<'_, '_, '_> {
     }
 
     /// Adds hoists that were not interesting to those not to try again.
-    fn remember_failed_hoists(&mut self, tree: &Tree, failed: &[(NodeId, Target)]) {
-        let keys = failed.iter().map(|&(node, to)| hoist_key(tree, node, to));
+    fn remember_failed_hoists<'f>(
+        &mut self,
+        tree: &Tree,
+        failed: impl IntoIterator<Item = &'f (NodeId, Target)>,
+    ) {
+        let keys = failed.into_iter().map(|&(node, to)| hoist_key(tree, node, to));
         self.failed_hoists.extend(keys);
     }
 
