@@ -325,7 +325,8 @@ impl Passes<'_, '_, '_> {
         self.reparse();
         let tree = self.tree.clone();
         let units = Units::new(&tree);
-        // the first round has nothing to skip: no need to hash every node
+        // nothing failed yet (`--algorithm hdd`, or HDD+ without early
+        // hoists): nothing to skip, no need to hash every hoist
         let skip = if self.failed_hoists.is_empty() {
             HashSet::new()
         } else {

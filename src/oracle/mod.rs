@@ -12,9 +12,9 @@
 //! candidates of the sequential order in flight on worker threads and
 //! settles them in that order. Each candidate handed out assumes a guess
 //! about the ones before it: what candidates of the same search step and
-//! node kind mostly turned out so far in this run (see `Odds`). A test that comes back other than
-//! assumed cancels the speculation after it, and the stream goes on from
-//! there at once, without waiting for earlier tests. When the tests that
+//! node kind mostly turned out lately in this run (see `Odds`). A test that
+//! comes back other than assumed cancels the speculation after it, and the
+//! stream goes on from there at once, without waiting for earlier tests. When the tests that
 //! fail are much quicker than the ones that pass (a script that compiles
 //! first and runs the slow check only then), a test that has outlasted
 //! nearly all recent failures is guessed again as interesting before it
