@@ -12,24 +12,29 @@
 //!                     every candidate = unparse(Tree, Mask) ─▶ oracle (the user's test)
 //! ```
 //!
-//! - [`frontend`]: bytes to an arena [`tree::Tree`]; never fails.
-//! - [`mask`], [`unparse`]: candidates as bitsets over nodes, and their text.
-//! - [`reduce`]: the algorithms; no I/O.
+//! Five layers, each knowing nothing of those above it (`ARCHITECTURE.md`
+//! states what each may use):
+//!
+//! - [`syntax`]: the arena [`syntax::Tree`], candidates as bitsets over its
+//!   nodes ([`syntax::Mask`]) and their text ([`syntax::Unparser`]).
+//! - [`language`]: the registry of languages, their grammar data, and the
+//!   front-ends that turn bytes into a tree; parsing never fails.
+//! - [`reduce`]: the algorithms and plans; no I/O.
 //! - [`oracle`]: running the user's test, with cache, syntax guard and `-j`.
-//! - [`session`]: one reduction from start to end; [`cli`]: the command line.
+//! - [`app`]: the command line, one reduction from start to end, output.
 //!
 //! A reduction in memory, with a predicate instead of a test:
 //!
 //! ```
 //! use std::sync::Arc;
-//! use hdd::{frontend, mask::Mask, reduce, unparse::Unparser};
+//! use hdd::{language, reduce, syntax::Mask, syntax::Unparser};
 //!
-//! let json = frontend::by_name("json").unwrap().frontend().unwrap();
+//! let json = language::by_name("json").unwrap().frontend().unwrap();
 //! let tree = json.parse(Arc::from(&br#"{"a": [1, 2, 3], "b": {"c": true}}"#[..]));
 //! let units = reduce::Units::new(&tree);
 //!
 //! // interesting iff the text still contains "2"
-//! struct Contains2<'t>(&'t hdd::tree::Tree, Unparser);
+//! struct Contains2<'t>(&'t hdd::syntax::Tree, Unparser);
 //! impl reduce::Oracle for Contains2<'_> {
 //!     fn evaluate(&mut self, candidates: &mut dyn reduce::Candidates) -> reduce::Verdict {
 //!         while let Some(c) = candidates.next() {
@@ -44,22 +49,14 @@
 //! let mut mask = Mask::new(tree.len());
 //! let mut oracle = Contains2(&tree, Unparser::new());
 //! let hdd = reduce::Hdd::new(reduce::Ddmin::Adaptive, reduce::Order::Forward);
-//! reduce::run(hdd, &units, &mut mask, &mut oracle);
+//! reduce::run(hdd, &units, &mut mask, &mut oracle).unwrap();
 //! let mut text = Vec::new();
 //! Unparser::new().unparse(&tree, &mask, &mut text);
 //! assert_eq!(text, br#"{"": [2]}"#); // keys have a minimal form too
 //! ```
 
-pub mod cli;
-pub mod error;
-pub mod frontend;
-pub mod grammar;
-pub mod mask;
+pub mod app;
+pub mod language;
 pub mod oracle;
-pub mod output;
-pub mod progress;
 pub mod reduce;
-pub mod session;
-pub mod stats;
-pub mod tree;
-pub mod unparse;
+pub mod syntax;

@@ -1,15 +1,15 @@
 //! The `hdd` binary: parse arguments, run, print the summary, pick the exit code.
 //!
-//! This is the only place that decides an exit code (see `hdd::error::exit`).
+//! This is the only place that decides an exit code (see `hdd::app::error::exit`).
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
-use hdd::cli::Args;
-use hdd::error::{code_of, exit};
-use hdd::oracle::runner::Stop;
-use hdd::session::{self, Ended, Summary};
+use hdd::app::cli::Args;
+use hdd::app::error::{code_of, exit};
+use hdd::app::session::{self, Ended, Summary};
+use hdd::oracle::stop::Stop;
 
 fn main() -> ExitCode {
     let args = Args::parse();
@@ -48,7 +48,17 @@ fn run(args: Args, quiet: bool, stats_json: Option<&std::path::Path>) -> anyhow:
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     print_summary(&config.input, &summary, quiet);
-    Ok(summary.exit_code())
+    Ok(exit_code(&summary))
+}
+
+/// The exit code of a run that ended: 128 + the signal that stopped it,
+/// else flaky or done.
+fn exit_code(summary: &Summary) -> u8 {
+    match summary.ended {
+        Ended::Signal(s) => (128 + s).clamp(0, 255) as u8,
+        _ if summary.flaky => exit::FLAKY,
+        _ => exit::OK,
+    }
 }
 
 fn print_summary(input: &std::path::Path, s: &Summary, quiet: bool) {

@@ -16,15 +16,16 @@
 
 use std::ffi::OsString;
 use std::fs::{self, File};
-use std::io;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
+
+use super::stop::{Cancel, Stop};
 
 /// How one run of the test ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,103 +67,6 @@ pub struct Report {
     pub elapsed: Duration,
     /// The test's output (stdout and stderr), when asked for.
     pub output: Option<Vec<u8>>,
-}
-
-/// Why everything should stop: the signal that arrived (0: none), and a pipe
-/// that becomes readable when one does, so waiting runs wake at once.
-#[derive(Debug)]
-pub struct Stop {
-    signal: Arc<AtomicUsize>,
-    wake: Option<(std::os::fd::OwnedFd, std::os::fd::OwnedFd)>,
-    timed_out: AtomicBool,
-}
-
-impl Stop {
-    /// Installs handlers for SIGINT, SIGTERM and SIGHUP.
-    pub fn install() -> Result<Arc<Stop>> {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        let signal = Arc::new(AtomicUsize::new(0));
-        let (r, w) = pipe().context("cannot create a pipe")?;
-        // a second signal ends hdd at once, in case the first goes unheard
-        let second = Arc::new(AtomicBool::new(false));
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, second.clone())
-                .context("cannot install a signal handler")?;
-            signal_hook::flag::register(sig, second.clone())
-                .context("cannot install a signal handler")?;
-            signal_hook::flag::register_usize(sig, signal.clone(), sig as usize)
-                .context("cannot install a signal handler")?;
-            let w = w.try_clone().context("cannot duplicate a pipe")?;
-            signal_hook::low_level::pipe::register(sig, w)
-                .context("cannot install a signal handler")?;
-        }
-        Ok(Arc::new(Stop { signal, wake: Some((r, w)), timed_out: AtomicBool::new(false) }))
-    }
-
-    /// A stop that only `--max-time` ([`Stop::time_up`]) can set (for tests).
-    pub fn manual() -> Arc<Stop> {
-        let wake = pipe().ok();
-        Arc::new(Stop {
-            signal: Arc::new(AtomicUsize::new(0)),
-            wake,
-            timed_out: AtomicBool::new(false),
-        })
-    }
-
-    /// The signal that asked hdd to stop, if any.
-    pub fn signal(&self) -> Option<i32> {
-        match self.signal.load(Ordering::SeqCst) {
-            0 => None,
-            s => Some(s as i32),
-        }
-    }
-
-    /// Whether the run must stop now.
-    pub fn is_set(&self) -> bool {
-        self.signal().is_some() || self.timed_out.load(Ordering::SeqCst)
-    }
-
-    /// Stops the run because its time is up (`--max-time`).
-    pub fn time_up(&self) {
-        self.timed_out.store(true, Ordering::SeqCst);
-        self.wake_all();
-    }
-
-    /// Whether the run stopped because its time was up.
-    pub fn is_time_up(&self) -> bool {
-        self.timed_out.load(Ordering::SeqCst)
-    }
-
-    fn wake_all(&self) {
-        if let Some((_, w)) = &self.wake {
-            write_byte(w);
-        }
-    }
-
-    fn wake_fd(&self) -> Option<i32> {
-        use std::os::fd::AsRawFd;
-        self.wake.as_ref().map(|(r, _)| r.as_raw_fd())
-    }
-}
-
-/// Makes a pipe readable (its reader wakes from `poll`).
-fn write_byte(w: &std::os::fd::OwnedFd) {
-    use std::os::fd::AsRawFd;
-    // SAFETY: writing one byte from a valid buffer to an open descriptor.
-    unsafe { libc::write(w.as_raw_fd(), [1u8].as_ptr().cast(), 1) };
-}
-
-fn pipe() -> io::Result<(std::os::fd::OwnedFd, std::os::fd::OwnedFd)> {
-    use std::os::fd::FromRawFd;
-    let mut fds = [0; 2];
-    // SAFETY: `fds` has room for the two descriptors pipe2 writes.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: pipe2 succeeded, so both descriptors are open and ours alone.
-    Ok(unsafe {
-        (std::os::fd::OwnedFd::from_raw_fd(fds[0]), std::os::fd::OwnedFd::from_raw_fd(fds[1]))
-    })
 }
 
 /// Runs the test; shared by every worker.
@@ -210,9 +114,18 @@ impl Runner {
         &self.stop
     }
 
-    /// Runs the test on `bytes`. `capture` keeps the test's output;
-    /// `cancel` (a readable fd or a flag) abandons the run early.
-    pub fn run(&self, bytes: &[u8], capture: bool, cancel: Option<&Cancel>) -> Result<Report> {
+    /// Runs the test on `bytes`; setting `cancel` abandons the run early.
+    pub fn run(&self, bytes: &[u8], cancel: &Cancel) -> Result<Report> {
+        self.run_with(bytes, false, Some(cancel))
+    }
+
+    /// Runs the test on `bytes`, keeping what it prints (for the check of
+    /// the original, whose failure is shown to the user).
+    pub fn run_capturing(&self, bytes: &[u8]) -> Result<Report> {
+        self.run_with(bytes, true, None)
+    }
+
+    fn run_with(&self, bytes: &[u8], capture: bool, cancel: Option<&Cancel>) -> Result<Report> {
         let n = self.runs.fetch_add(1, Ordering::Relaxed);
         let dir = self.root.path().join(format!("run{n}"));
         let result = self.run_in(&dir, bytes, capture, cancel);
@@ -324,8 +237,7 @@ impl Runner {
                     use std::os::fd::AsRawFd;
                     let mut fds =
                         vec![libc::pollfd { fd: fd.as_raw_fd(), events: libc::POLLIN, revents: 0 }];
-                    for extra in
-                        [self.stop.wake_fd(), cancel.and_then(Cancel::fd)].into_iter().flatten()
+                    for extra in [self.stop.fd(), cancel.and_then(Cancel::fd)].into_iter().flatten()
                     {
                         fds.push(libc::pollfd { fd: extra, events: libc::POLLIN, revents: 0 });
                     }
@@ -342,37 +254,6 @@ impl Runner {
         kill_group(pgid);
         let _ = child.wait();
         Ok(outcome)
-    }
-}
-
-/// Lets a caller abandon a run that is no longer needed.
-#[derive(Debug)]
-pub struct Cancel {
-    flag: AtomicBool,
-    wake: Option<(std::os::fd::OwnedFd, std::os::fd::OwnedFd)>,
-}
-
-impl Default for Cancel {
-    fn default() -> Self {
-        Cancel { flag: AtomicBool::new(false), wake: pipe().ok() }
-    }
-}
-
-impl Cancel {
-    pub fn set(&self) {
-        self.flag.store(true, Ordering::SeqCst);
-        if let Some((_, w)) = &self.wake {
-            write_byte(w);
-        }
-    }
-
-    pub fn is_set(&self) -> bool {
-        self.flag.load(Ordering::SeqCst)
-    }
-
-    fn fd(&self) -> Option<i32> {
-        use std::os::fd::AsRawFd;
-        self.wake.as_ref().map(|(r, _)| r.as_raw_fd())
     }
 }
 

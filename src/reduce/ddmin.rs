@@ -6,16 +6,18 @@
 //! quadratic" greedy loop), so on `n` units of which `k` are essential the
 //! single-unit form makes `n + k` tests.
 //!
-//! - [`Classic`]: blocks of size n/2, n/4, ... 1 (the block-size form of ddmin
-//!   in seed 000); at each size, passes repeat until one removes nothing; the
-//!   last size is 1, so the result is 1-minimal. With a first block size of 1
-//!   it is the linear-time greedy search of seed 001.
+//! - [`Classic`]: blocks of size n/2, n/4, ... 1 (the block-size form of
+//!   Zeller and Hildebrandt's ddmin); at each size, passes repeat until one
+//!   removes nothing; the last size is 1, so the result is 1-minimal. With a
+//!   first block size of 1 it is the linear-time greedy search (MacIver,
+//!   "Linear time (ish) test case reduction").
 //! - [`Adaptive`]: at each index, find the largest deletable block starting
-//!   there with `find_change_point` (seed 000): single deletions for the first
-//!   five sizes, then steps of 1, 2, 4, ... more, then binary search. Repeats passes until one
-//!   removes nothing.
+//!   there with `find_change_point` (MacIver, "Adaptive delta debugging"):
+//!   single deletions for the first five sizes, then steps of 1, 2, 4, ...
+//!   more, then binary search. Repeats passes until one removes nothing.
 
-use crate::tree::NodeId;
+use super::Step;
+use crate::syntax::NodeId;
 
 /// Which ddmin runs at each HDD level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,11 +71,11 @@ impl LevelSearch {
         }
     }
 
-    /// Which step made the last proposal: 0-7 adaptive (see
-    /// [`Adaptive::step`]), 8-9 classic (larger blocks, single units).
-    pub fn step(&self) -> u8 {
+    /// Which step made the last proposal.
+    pub fn step(&self) -> Step {
         match self {
-            LevelSearch::Classic(s) => 8 + u8::from(s.block == 1),
+            LevelSearch::Classic(s) if s.block == 1 => Step::Single,
+            LevelSearch::Classic(_) => Step::Block,
             LevelSearch::Adaptive(s) => s.step(),
         }
     }
@@ -241,15 +243,15 @@ impl Adaptive {
         }
     }
 
-    /// Which step made the last proposal: the first probe at an index after
-    /// one whose first probe failed (0) or passed (1); the 2nd to 5th single
-    /// deletion (2-5); doubling (6); bisecting (7).
-    pub fn step(&self) -> u8 {
+    /// Which step made the last proposal: the first probe at an index
+    /// (after one whose first probe failed or passed), the 2nd to 5th single
+    /// deletion, doubling or bisecting.
+    pub fn step(&self) -> Step {
         match self.probe {
-            Probe::Linear if self.deleted == 0 => u8::from(self.first_ok),
-            Probe::Linear => 1 + self.deleted.min(4) as u8,
-            Probe::Doubling { .. } => 6,
-            Probe::Bisect { .. } => 7,
+            Probe::Linear if self.deleted == 0 => Step::FirstProbe { after_success: self.first_ok },
+            Probe::Linear => Step::Linear { nth: 1 + self.deleted.min(4) as u8 },
+            Probe::Doubling { .. } => Step::Doubling,
+            Probe::Bisect { .. } => Step::Bisect,
         }
     }
 
@@ -321,7 +323,8 @@ mod tests {
         (0..n as u32).map(NodeId).collect()
     }
 
-    /// Interesting iff every index of `need` is kept: the seeds' subset model.
+    /// Interesting iff every index of `need` is kept: the subset model of the
+    /// adaptive delta debugging article.
     fn contains_all(need: &[u32]) -> impl FnMut(&[u32]) -> bool + '_ {
         move |kept| need.iter().all(|x| kept.contains(x))
     }
@@ -401,7 +404,7 @@ mod tests {
 
     #[test]
     fn adaptive_needs_fewer_calls_than_classic_on_the_subset_model() {
-        // the seed's simulation: interesting iff a random subset of indices,
+        // the adaptive delta debugging article's simulation: interesting iff a random subset of indices,
         // drawn at a fixed expected fraction, is kept. Adaptive wins overall
         // and at every fraction from 5% up; on very sparse subsets (1-2%)
         // classic's halving is about as cheap or cheaper (measured: 1412 vs
@@ -424,7 +427,7 @@ mod tests {
             all_classic += classic;
             all_adaptive += adaptive;
         }
-        // the seed reports about 75%
+        // the article reports about 75%
         assert!(
             (all_adaptive as f64) < 0.8 * all_classic as f64,
             "adaptive {all_adaptive} vs classic {all_classic}"
@@ -433,7 +436,7 @@ mod tests {
 
     #[test]
     fn adaptive_is_within_fifteen_percent_of_greedy_on_blocks() {
-        // the seed's worst case table: one deletable block of size b before an
+        // the article's worst case table: one deletable block of size b before an
         // essential unit, repeated; adaptive makes at most ~15% more calls
         for b in 1..=12usize {
             let pattern: Vec<bool> =

@@ -1,39 +1,51 @@
-//! The reducer core: ddmin, adaptive ddmin, HDD, HDD* and HDD+.
+//! The reduce layer: ddmin, adaptive ddmin, HDD, HDD*, HDD+ and hoisting,
+//! and the plans that run them in turn.
 //!
-//! Invariant: nothing in here does I/O. The core sees a [`Tree`](crate::tree::Tree)
-//! only through its [`Units`], the current [`Mask`], and an [`Oracle`] that says
-//! which candidate masks are interesting; so every algorithm is unit-tested in
-//! memory against synthetic predicates.
+//! Invariant: nothing in here does I/O or knows a language, a process or a
+//! file. The core sees a [`Tree`](crate::syntax::Tree) only through its
+//! [`Units`], the current [`Mask`], and an [`Oracle`] that says which
+//! candidate masks are interesting; a [`Plan`] gets fresh parses of the
+//! current best from a [`Host`]. So every algorithm, and every plan, is
+//! tested in memory against synthetic predicates.
 //!
-//! Algorithms are written as [`Search`]es: state machines that propose the next
-//! change and are told whether that was interesting. [`run`] drives one.
-//! Because a search can be cloned and fed outcomes ahead of time, the oracle
-//! sees a stream of [`Candidates`]: each one is what the search would try if
-//! every earlier one turned out as assumed (at first: as the search expects,
-//! usually "not interesting"). The oracle may test several at once, change
-//! an assumption when a test comes back otherwise (or, with `-j`, when a
-//! test has run long enough that it is likely to), and settles outcomes
-//! strictly in order. The result is the same as testing one at a time,
-//! whatever the parallelism; only the number of tests differs.
+//! Algorithms are written as [`Search`]es: state machines that propose the
+//! next change and are told whether that was interesting. [`drive`] runs
+//! one. Because a search can be cloned and fed outcomes ahead of time, the
+//! oracle sees a stream of [`Candidates`]: each one is what the search would
+//! try if every earlier one turned out as assumed (at first: as the search
+//! expects, usually "not interesting"). The oracle may test several at
+//! once, change an assumption when a test comes back otherwise (or, with
+//! `-j`, when a test has run long enough that it is likely to), and settles
+//! outcomes strictly in order. The result is the same as testing one at a
+//! time, whatever the parallelism; only the number of tests differs.
 
-use crate::mask::{self, Mask};
-use crate::tree::NodeId;
+use crate::syntax::{Hoist, Mask, NodeId};
 
 pub mod ddmin;
 pub mod hdd;
+pub mod hoist;
+pub mod one_minimal;
+pub mod plan;
+mod stream;
 pub mod units;
 
+#[cfg(test)]
+pub(crate) mod testing;
+
 pub use ddmin::Ddmin;
-pub use hdd::{Hdd, Hoist, OneMinimal, Order};
-pub use units::{Target, Units};
+pub use hdd::Hdd;
+pub use hoist::Hoisting;
+pub use one_minimal::OneMinimal;
+pub use plan::{Algorithm, Host, Phase, Plan, View};
+pub use units::{Order, Units};
 
 /// One change to try.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Proposal {
     /// Switch these units off.
     Off(Vec<NodeId>),
-    /// Replace `node` by the run of its descendants in `to`.
-    Hoist { node: NodeId, to: units::Target },
+    /// Replace a node by a run of its descendants.
+    Hoist(Hoist),
 }
 
 impl Proposal {
@@ -41,9 +53,7 @@ impl Proposal {
     pub fn apply(&self, mask: &Mask) -> Mask {
         match self {
             Proposal::Off(ids) => mask.with_off(ids),
-            Proposal::Hoist { node, to } => {
-                mask.with_hoist(mask::Hoist { node: *node, first: to.first, last: to.last })
-            }
+            Proposal::Hoist(hoist) => mask.with_hoist(*hoist),
         }
     }
 }
@@ -62,9 +72,7 @@ pub trait Search: Clone {
     }
 
     /// Which step of the search made the last proposal (see [`Context`]).
-    fn step(&self) -> u8 {
-        0
-    }
+    fn step(&self) -> Step;
 
     /// Whether the last proposal was interesting; if it was, it is now part of the mask.
     fn feedback(&mut self, interesting: bool);
@@ -75,6 +83,31 @@ pub trait Search: Clone {
     }
 }
 
+/// Which step of a search made a proposal. Candidates of one step tend to
+/// turn out alike (a first probe fails where a later probe passes), which
+/// the oracle learns to guess better with `-j` (see [`Context`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// Adaptive ddmin's first probe at an index, after an index whose first
+    /// probe failed or passed.
+    FirstProbe { after_success: bool },
+    /// Adaptive ddmin's further single deletions at an index: the 2nd to
+    /// the 5th unit deleted there.
+    Linear { nth: u8 },
+    /// Adaptive ddmin deleting twice as many more.
+    Doubling,
+    /// Adaptive ddmin bisecting between a deletable and a too large block.
+    Bisect,
+    /// Classic ddmin with blocks of more than one unit.
+    Block,
+    /// Classic ddmin deleting single units.
+    Single,
+    /// The 1-minimality phase, after a failed or a successful removal.
+    Removal { after_success: bool },
+    /// Replacing a node by one of its hoist targets.
+    Hoist,
+}
+
 /// What a candidate is, for learning which candidates tend to be
 /// interesting: the step of the search that proposed it and the kind of
 /// node it changes (the first one, for a block). Deleting a declaration the
@@ -83,9 +116,7 @@ pub trait Search: Clone {
 /// odds as it goes (the oracle does, to guess better with `-j`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Context {
-    /// Numbered by each search, unique across searches: ddmin 0-15,
-    /// [`OneMinimal`] 16-17, [`Hoist`] 18.
-    pub step: u8,
+    pub step: Step,
     pub kind: u16,
 }
 
@@ -140,263 +171,38 @@ pub trait Oracle {
     fn evaluate(&mut self, candidates: &mut dyn Candidates) -> Verdict;
 }
 
-/// How a [`run`] ended.
+/// The oracle stopped the run before the search was done; what was
+/// settled stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// Interesting candidates committed.
-    pub successes: usize,
-    /// Whether the oracle stopped the run before the search was done.
-    pub stopped: bool,
-}
+pub struct Stopped;
 
-/// Runs `search` to the end, committing every interesting candidate to `mask`.
-pub fn run<S: Search>(
-    mut search: S,
-    units: &Units,
-    mask: &mut Mask,
-    oracle: &mut dyn Oracle,
-) -> Outcome {
-    drive(&mut search, units, mask, oracle)
-}
-
-/// [`run`], leaving `search` as it was after the last settled candidate
-/// (with what it learnt, such as the hoists that failed).
+/// Runs `search` to the end, committing every interesting candidate to
+/// `mask`; returns how many it committed. `search` is left as it was after
+/// the last settled candidate (with what it learnt, such as the hoists that
+/// failed).
 pub fn drive<S: Search>(
     search: &mut S,
     units: &Units,
     mask: &mut Mask,
     oracle: &mut dyn Oracle,
-) -> Outcome {
-    let mut stream = Stream::new(search.clone(), units, mask.clone());
-    let stopped = oracle.evaluate(&mut stream) == Verdict::Stopped;
-    let successes = stream.successes;
-    *mask = stream.settled.mask;
-    *search = stream.settled.search;
-    Outcome { successes, stopped }
-}
-
-/// A search and the mask it works on, at one point of the stream.
-#[derive(Clone)]
-struct State<S> {
-    search: S,
-    mask: Mask,
-}
-
-impl<S: Search> State<S> {
-    /// Proposes the next candidate and goes on as if it turned out as the
-    /// search expects.
-    fn step(&mut self, units: &Units, index: usize) -> Option<Candidate> {
-        let proposal = self.search.propose(units, &self.mask)?;
-        let expect = self.search.expect();
-        let level = self.search.level();
-        let node = match &proposal {
-            Proposal::Off(ids) => ids.first().copied(),
-            Proposal::Hoist { node, .. } => Some(*node),
-        };
-        let kind = node.map_or(u16::MAX, |n| units.kind(n));
-        let context = Context { step: self.search.step(), kind };
-        let mask = proposal.apply(&self.mask);
-        self.search.feedback(expect);
-        if expect {
-            self.mask = mask.clone();
-        }
-        Some(Candidate { index, mask, expect, level, context })
-    }
-
-    /// Goes past the next proposal (one the search made before) as if it
-    /// turned out `interesting`; the mask changes only if it did.
-    fn advance(&mut self, units: &Units, interesting: bool) {
-        let proposal =
-            self.search.propose(units, &self.mask).expect("the search proposed this before");
-        self.search.feedback(interesting);
-        if interesting {
-            self.mask = proposal.apply(&self.mask);
-        }
+) -> Result<usize, Stopped> {
+    let mut stream = stream::Stream::new(search.clone(), units, mask.clone());
+    let verdict = oracle.evaluate(&mut stream);
+    let (settled_search, settled_mask, successes) = stream.into_settled();
+    *mask = settled_mask;
+    *search = settled_search;
+    match verdict {
+        Verdict::Finished => Ok(successes),
+        Verdict::Stopped => Err(Stopped),
     }
 }
 
-/// The [`Candidates`] of a search: the state after the settled candidates,
-/// the outcomes assumed for the ones after them, and the state those
-/// assumptions lead to.
-struct Stream<'u, S> {
-    units: &'u Units,
-    settled: State<S>,
-    successes: usize,
-    /// Index of the earliest candidate not settled.
-    first: usize,
-    /// Outcomes assumed for the candidates from `first` on, in order.
-    assumed: std::collections::VecDeque<bool>,
-    /// `settled` with the `assumed` outcomes.
-    head: State<S>,
-}
-
-impl<'u, S: Search> Stream<'u, S> {
-    fn new(search: S, units: &'u Units, mask: Mask) -> Self {
-        let settled = State { search, mask };
-        let head = settled.clone();
-        Stream { units, settled, successes: 0, first: 0, assumed: Default::default(), head }
-    }
-}
-
-impl<S: Search> Candidates for Stream<'_, S> {
-    fn next(&mut self) -> Option<Candidate> {
-        let candidate = self.head.step(self.units, self.first + self.assumed.len())?;
-        self.assumed.push_back(candidate.expect);
-        Some(candidate)
-    }
-
-    fn assume(&mut self, index: usize, interesting: bool) {
-        let k = index.checked_sub(self.first).expect("assumption about a settled candidate");
-        assert!(k < self.assumed.len(), "assumption about a candidate not proposed yet");
-        self.assumed.truncate(k);
-        self.assumed.push_back(interesting);
-        // replay from the settled state: a search cannot be rewound
-        self.head = self.settled.clone();
-        for &outcome in &self.assumed {
-            self.head.advance(self.units, outcome);
-        }
-    }
-
-    fn settle(&mut self, index: usize, interesting: bool) {
-        assert_eq!(index, self.first, "candidates are settled in order");
-        if self.assumed.front() != Some(&interesting) {
-            self.assume(index, interesting);
-        }
-        self.assumed.pop_front();
-        self.settled.advance(self.units, interesting);
-        self.successes += usize::from(interesting);
-        self.first += 1;
-    }
-}
-
-#[cfg(test)]
-pub(crate) mod testing {
-    //! In-memory oracles and trees for the algorithm tests.
-
-    use super::*;
-    use crate::tree::{flags, Action, Tree, TreeBuilder, TreeInfo};
-    use std::collections::HashMap;
-    use std::sync::Arc;
-
-    /// An oracle over a predicate on the set of present units; counts calls
-    /// and, like the real oracle, answers a candidate seen before from a cache.
-    pub(crate) struct FnOracle<'u, F> {
-        pub units: &'u Units,
-        pub predicate: F,
-        pub calls: usize,
-        pub cache_hits: usize,
-        seen: HashMap<Vec<NodeId>, bool>,
-    }
-
-    impl<'u, F: FnMut(&[NodeId]) -> bool> FnOracle<'u, F> {
-        pub(crate) fn new(units: &'u Units, predicate: F) -> Self {
-            FnOracle { units, predicate, calls: 0, cache_hits: 0, seen: HashMap::new() }
-        }
-
-        pub(crate) fn test(&mut self, mask: &Mask) -> bool {
-            let present = self.units.present_bfs(mask);
-            if let Some(&known) = self.seen.get(&present) {
-                self.cache_hits += 1;
-                return known;
-            }
-            self.calls += 1;
-            let answer = (self.predicate)(&present);
-            self.seen.insert(present, answer);
-            answer
-        }
-    }
-
-    impl<F: FnMut(&[NodeId]) -> bool> Oracle for FnOracle<'_, F> {
-        fn evaluate(&mut self, candidates: &mut dyn Candidates) -> Verdict {
-            while let Some(c) = candidates.next() {
-                let interesting = self.test(&c.mask);
-                candidates.settle(c.index, interesting);
-            }
-            Verdict::Finished
-        }
-    }
-
-    /// A tree whose units are `n` deletable leaves under one root: a flat sequence.
-    pub(crate) fn flat(n: usize) -> Tree {
-        let src = vec![b'x'; n];
-        let mut b = TreeBuilder::new(Arc::from(src));
-        b.open(0, flags::NAMED, 0, n);
-        for i in 0..n {
-            let id = b.open(1, flags::NAMED, i, i + 1);
-            b.node_mut(id).action = Action::Delete;
-            b.close();
-        }
-        b.finish(Arc::new(TreeInfo::default()))
-    }
-
-    /// A random tree of deletable nodes; `shape` draws the number of children
-    /// of a node at a depth (0 makes it a leaf).
-    pub(crate) fn random_tree(rng: &mut Rng, max_nodes: usize) -> Tree {
-        // lay out nested spans over a byte string: each node is "(" children ")"
-        fn grow(
-            rng: &mut Rng,
-            depth: usize,
-            budget: &mut usize,
-            out: &mut Vec<(usize, usize)>,
-            pos: &mut usize,
-        ) {
-            let start = *pos;
-            *pos += 1;
-            let idx = out.len();
-            out.push((start, 0));
-            *budget = budget.saturating_sub(1);
-            let kids = if depth >= 5 || *budget == 0 { 0 } else { rng.below(4) };
-            for _ in 0..kids {
-                if *budget == 0 {
-                    break;
-                }
-                grow(rng, depth + 1, budget, out, pos);
-            }
-            *pos += 1;
-            out[idx].1 = *pos;
-        }
-        let mut spans = Vec::new();
-        let mut pos = 0;
-        let mut budget = max_nodes;
-        grow(rng, 0, &mut budget, &mut spans, &mut pos);
-        let src = vec![b'.'; pos];
-        let mut b = TreeBuilder::new(Arc::from(src));
-        let mut open: Vec<usize> = Vec::new();
-        for (i, &(s, e)) in spans.iter().enumerate() {
-            while open.last().is_some_and(|&o| spans[o].1 <= s) {
-                open.pop();
-                b.close();
-            }
-            let id = b.open(0, flags::NAMED, s, e);
-            if i > 0 {
-                b.node_mut(id).action = Action::Delete;
-            }
-            open.push(i);
-        }
-        b.finish(Arc::new(TreeInfo::default()))
-    }
-
-    /// A small deterministic random number generator (xorshift64*).
-    pub(crate) struct Rng(u64);
-
-    impl Rng {
-        pub(crate) fn new(seed: u64) -> Rng {
-            Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-        }
-
-        pub(crate) fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-
-        pub(crate) fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-
-        pub(crate) fn chance(&mut self, p: f64) -> bool {
-            (self.next() >> 11) as f64 / (1u64 << 53) as f64 <= p
-        }
-    }
+/// [`drive`], for a search whose state after the run does not matter.
+pub fn run<S: Search>(
+    mut search: S,
+    units: &Units,
+    mask: &mut Mask,
+    oracle: &mut dyn Oracle,
+) -> Result<usize, Stopped> {
+    drive(&mut search, units, mask, oracle)
 }

@@ -14,8 +14,8 @@
 //! its first target to its last (unwrapping `{ a; b; }` into `a; b;`).
 //! Targets are found here once per tree.
 
-use crate::mask::Mask;
-use crate::tree::{flags, Action, NodeId, Tree};
+use crate::syntax::tree::{flags, Action, NodeId, Tree};
+use crate::syntax::{Mask, Target};
 
 const NONE: u32 = u32::MAX;
 
@@ -40,12 +40,16 @@ pub struct Units {
     kinds: Vec<u16>,
 }
 
-/// What a hoisted node keeps: the run from `first` to `last` (siblings or
-/// nested alike, in source order); one node when they are the same.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Target {
-    pub first: NodeId,
-    pub last: NodeId,
+/// The order in which the units of a level are tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Order {
+    /// Source order.
+    #[default]
+    Forward,
+    /// Last unit first: later code tends to depend on earlier code, so
+    /// removing users before what they use can reach a fixed point in fewer
+    /// passes (MacIver, "Representing steps in test-case reduction").
+    Backward,
 }
 
 impl Units {
@@ -146,8 +150,17 @@ impl Units {
         !mask.hoists().iter().any(|h| {
             h.node != id
                 && self.contains(h.node, id)
-                && !(h.first.0 <= id.0 && id.0 < self.subtree_end[h.last.index()])
+                && !(h.to.first.0 <= id.0 && id.0 < self.subtree_end[h.to.last.index()])
         })
+    }
+
+    /// The units of `level` still present under `mask`, in `order`.
+    pub fn ordered(&self, level: usize, mask: &Mask, order: Order) -> Vec<NodeId> {
+        let mut items = self.present_at(level, mask);
+        if order == Order::Backward {
+            items.reverse();
+        }
+        items
     }
 
     /// The units of `level` still present under `mask`.
@@ -262,7 +275,7 @@ mod tests {
 
     /// The hoist targets of every hoistable node of a snippet, as texts.
     fn targets(lang: &str, src: &str) -> Vec<(String, Vec<String>)> {
-        let fe = crate::frontend::by_name(lang).expect("lang").frontend().expect("front-end");
+        let fe = crate::language::by_name(lang).expect("lang").frontend().expect("front-end");
         let tree = fe.parse(Arc::from(src.as_bytes()));
         let units = Units::new(&tree);
         let text = |a: NodeId, b: NodeId| {

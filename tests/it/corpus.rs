@@ -39,7 +39,7 @@ fn check(case: &str, max_bytes: usize) -> Vec<u8> {
 
     // no more syntax errors than the input had
     let lang = case.split('/').next().expect("lang");
-    let fe = hdd::frontend::by_name(lang).expect("lang").frontend().expect("front-end");
+    let fe = hdd::language::by_name(lang).expect("lang").frontend().expect("front-end");
     let before = fe.parse(Arc::from(original.as_slice())).error_count();
     let after = fe.parse(Arc::from(result.as_slice())).error_count();
     assert!(after <= before, "{case}: {after} syntax errors, the input had {before}");

@@ -5,11 +5,9 @@ use std::fs;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use hdd::frontend;
-use hdd::mask::Mask;
+use hdd::language as frontend;
 use hdd::reduce::{Proposal, Units};
-use hdd::tree::{NodeId, Tree};
-use hdd::unparse::Unparser;
+use hdd::syntax::{Hoist, Mask, NodeId, Tree, Unparser};
 
 use crate::root;
 
@@ -151,7 +149,7 @@ fn every_candidate_of_a_valid_json_document_is_valid_json() {
             let to = targets[rng.below(targets.len())];
             let present = |id| units.is_present(id, &mask);
             if present(node) && present(to.first) && present(to.last) {
-                mask = Proposal::Hoist { node, to }.apply(&mask);
+                mask = Proposal::Hoist(Hoist { node, to }).apply(&mask);
             }
         }
         let text = unparse(&tree, &mask);

@@ -2,7 +2,9 @@
 //!
 //! Only `main` exits. Code below it returns [`Fatal`] (inside an
 //! `anyhow::Error`) for the failures a user can fix, and `main` maps it to its
-//! code; any other error exits with [`exit::ERROR`].
+//! code; any other error exits with [`exit::ERROR`]. A run that ends (by
+//! finishing, a signal or `--max-time`) returns its summary, and `main`
+//! maps that to its code.
 
 use std::fmt;
 

@@ -7,7 +7,7 @@
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::stats::Stats;
+use crate::oracle::stats::Stats;
 
 /// A handle on the progress line; a no-op when disabled.
 #[derive(Debug)]

@@ -1,13 +1,18 @@
-//! Front-ends: bytes in, one arena [`Tree`] out, for every supported language.
+//! The language layer: bytes in, one arena [`Tree`] out, for every
+//! supported language.
 //!
 //! [`LANGUAGES`] is the registry: one row per language with its name, file
-//! extensions, grammar data (`grammars/<lang>.toml`) and how to build its
-//! front-end. C, JavaScript and JSON are rows of the one generic tree-sitter
-//! front-end ([`treesitter`]); XML has its own on quick-xml ([`xml`]); and
-//! plain text, lines then tokens ([`text`]), is the fallback for anything else.
+//! extensions, grammar data (`grammars/<lang>.toml`, format in [`grammar`])
+//! and how to build its front-end. Every front-end compiles its grammar data
+//! with the one compiler in [`tables`]. C, JavaScript and JSON are rows of
+//! the one generic tree-sitter front-end ([`treesitter`]); XML has its own on
+//! quick-xml ([`xml`]); and plain text, lines then tokens ([`text`]), is the
+//! fallback for anything else.
 //!
-//! Invariant: parsing never fails. Malformed input gives a tree with error
-//! nodes, and unparsing that tree with everything kept gives the input back.
+//! Invariants: parsing never fails (malformed input gives a tree with error
+//! nodes, and unparsing that tree with everything kept gives the input
+//! back); this layer knows nothing of the reducer core, the oracle or the
+//! application.
 
 use std::fmt;
 use std::path::Path;
@@ -15,17 +20,24 @@ use std::sync::Arc;
 
 use anyhow::Result;
 
-use crate::tree::Tree;
+use crate::syntax::tree::Tree;
 
-pub mod chars;
+pub mod grammar;
+pub(crate) mod tables;
 pub mod text;
 pub mod treesitter;
 pub mod xml;
+
+pub use grammar::OrderData;
 
 /// A parser for one language.
 pub trait Frontend: Send + Sync + fmt::Debug {
     /// Parses `src` into a tree; never fails (see the module invariant).
     fn parse(&self, src: Arc<[u8]>) -> Tree;
+
+    /// The order in which the language's units are best tried (grammar
+    /// data `order`), unless the user says otherwise.
+    fn order(&self) -> OrderData;
 
     /// Counts the syntax errors in `src`, as [`Tree::error_count`] would after
     /// [`Frontend::parse`], but possibly faster. The syntax guard uses it.
@@ -49,20 +61,9 @@ pub trait Frontend: Send + Sync + fmt::Debug {
 /// What a front-end keeps of a parse for [`Frontend::syntax_errors_from`].
 pub type GuardBase = Box<dyn std::any::Any + Send + Sync>;
 
-/// The languages hdd reduces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Lang {
-    C,
-    Js,
-    Json,
-    Xml,
-    Text,
-}
-
 /// One row of the language registry.
 #[derive(Debug)]
 pub struct LangInfo {
-    pub lang: Lang,
     /// The name `--lang` takes.
     pub name: &'static str,
     /// File extensions that select the language when `--lang` is not given.
@@ -83,7 +84,6 @@ impl LangInfo {
 /// crate in `Cargo.toml` and one `grammars/<lang>.toml`.
 pub static LANGUAGES: &[LangInfo] = &[
     LangInfo {
-        lang: Lang::C,
         name: "c",
         extensions: &["c", "h"],
         grammar: ("grammars/c.toml", include_str!("../../grammars/c.toml")),
@@ -92,7 +92,6 @@ pub static LANGUAGES: &[LangInfo] = &[
         },
     },
     LangInfo {
-        lang: Lang::Js,
         name: "js",
         extensions: &["js", "mjs", "cjs", "jsx"],
         grammar: ("grammars/js.toml", include_str!("../../grammars/js.toml")),
@@ -105,7 +104,6 @@ pub static LANGUAGES: &[LangInfo] = &[
         },
     },
     LangInfo {
-        lang: Lang::Json,
         name: "json",
         extensions: &["json"],
         grammar: ("grammars/json.toml", include_str!("../../grammars/json.toml")),
@@ -114,14 +112,12 @@ pub static LANGUAGES: &[LangInfo] = &[
         },
     },
     LangInfo {
-        lang: Lang::Xml,
         name: "xml",
         extensions: &["xml", "svg", "xhtml", "xsl", "xslt", "gir", "plist", "rss", "atom", "xsd"],
         grammar: ("grammars/xml.toml", include_str!("../../grammars/xml.toml")),
         build: xml::build,
     },
     LangInfo {
-        lang: Lang::Text,
         name: "text",
         extensions: &["txt"],
         grammar: ("grammars/text.toml", include_str!("../../grammars/text.toml")),
@@ -158,9 +154,9 @@ mod tests {
 
     #[test]
     fn languages_are_found_by_name_and_extension() {
-        assert_eq!(by_name("JSON").map(|l| l.lang), Some(Lang::Json));
-        assert_eq!(by_path(Path::new("a/b.h")).map(|l| l.lang), Some(Lang::C));
-        assert_eq!(by_path(Path::new("x.mjs")).map(|l| l.lang), Some(Lang::Js));
+        assert_eq!(by_name("JSON").map(|l| l.name), Some("json"));
+        assert_eq!(by_path(Path::new("a/b.h")).map(|l| l.name), Some("c"));
+        assert_eq!(by_path(Path::new("x.mjs")).map(|l| l.name), Some("js"));
         assert!(by_path(Path::new("Makefile")).is_none());
         assert!(by_name("cobol").is_none());
     }

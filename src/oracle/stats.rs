@@ -1,9 +1,14 @@
 //! Counters of a run: what the summary line and `--stats-json` report.
+//!
+//! The evaluator counts what happened to each candidate; a plan's phases
+//! (and HDD levels) key the per-phase figures.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
+
+use crate::reduce::Phase;
 
 /// Figures for one phase (and HDD level) of a run.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -29,8 +34,7 @@ pub struct Stats {
     pub wasted: u64,
     /// Tests killed before they finished because their answer was no longer needed.
     pub cancelled: u64,
-    /// Candidates guessed to be interesting (what `-j` speculates on; see
-    /// `oracle::Odds`).
+    /// Candidates guessed to be interesting (what `-j` speculates on).
     pub expected_interesting: u64,
     /// Candidates that did not turn out as guessed (each sends the
     /// speculation after it down the other branch).
@@ -74,7 +78,7 @@ pub struct Stats {
     #[serde(skip)]
     started: Instant,
     #[serde(skip)]
-    phase: String,
+    phase: Option<Phase>,
     #[serde(skip)]
     level: Option<usize>,
 }
@@ -110,15 +114,16 @@ impl Stats {
             jobs,
             phases: BTreeMap::new(),
             started: Instant::now(),
-            phase: String::new(),
+            phase: None,
             level: None,
         }
     }
 
-    /// Starts a phase ("hdd", "1-minimal", ...).
-    pub fn set_phase(&mut self, phase: &str) {
-        self.phase = phase.to_string();
+    /// Starts a pass of `phase`.
+    pub fn start_pass(&mut self, phase: Phase) {
+        self.phase = Some(phase);
         self.level = None;
+        self.passes += 1;
     }
 
     pub fn set_level(&mut self, level: Option<usize>) {
@@ -127,16 +132,18 @@ impl Stats {
 
     /// The label of the current phase and level.
     pub fn phase_label(&self) -> String {
+        let phase = self.phase.map_or("", Phase::name);
         match self.level {
-            Some(l) => format!("{} level {l}", self.phase),
-            None => self.phase.clone(),
+            Some(l) => format!("{phase} level {l}"),
+            None => phase.to_string(),
         }
     }
 
     fn phase_key(&self) -> String {
+        let phase = self.phase.map_or("", Phase::name);
         match self.level {
-            Some(l) => format!("{}/{l}", self.phase),
-            None => self.phase.clone(),
+            Some(l) => format!("{phase}/{l}"),
+            None => phase.to_string(),
         }
     }
 

@@ -24,14 +24,15 @@
 
 use std::sync::Arc;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use quick_xml::events::Event;
 use quick_xml::Reader;
 
+use super::grammar::{GrammarData, OrderData};
+use super::tables::{FixedKinds, Tables};
 use super::{Frontend, LangInfo};
-use crate::grammar::GrammarData;
-use crate::tree::{
-    flags, Action, KindNames, Shrink, SlotInfo, Tree, TreeBuilder, TreeInfo, ERROR_KIND,
+use crate::syntax::tree::{
+    flags, Action, NodeId, SlotInfo, Tree, TreeBuilder, TreeInfo, ERROR_KIND,
 };
 
 /// The node kinds of the XML front-end; grammar data names them.
@@ -72,76 +73,28 @@ pub(crate) fn build(info: &LangInfo) -> Result<Box<dyn Frontend>> {
 
 #[derive(Debug)]
 struct XmlFrontend {
-    info: Arc<TreeInfo>,
-    /// Replacement index per kind.
+    tables: Tables,
+    /// Replacement entry per kind.
     replacement: Vec<Option<u16>>,
-    /// Kinds whose children are not built.
-    atomic: Vec<bool>,
-    /// (parent kind, child kind) pairs never deleted.
-    keep: Vec<(u16, u16)>,
-    /// Per kind: 1 if hoisting may move it.
-    member: Vec<u8>,
-}
-
-fn kind_id(name: &str) -> Result<u16> {
-    match KINDS.iter().position(|k| *k == name) {
-        Some(i) => Ok(i as u16),
-        None => bail!("unknown node kind {name:?} (XML kinds: {})", KINDS.join(", ")),
-    }
+    info: Arc<TreeInfo>,
 }
 
 impl XmlFrontend {
     fn new(data: &GrammarData) -> Result<XmlFrontend> {
         anyhow::ensure!(data.list.is_empty(), "XML has no separated lists");
-        let mut texts: Vec<Box<[u8]>> = Vec::new();
-        let mut replacement = vec![None; KINDS.len()];
-        for (name, text) in &data.replace {
-            replacement[kind_id(name)? as usize] = Some(texts.len() as u16);
-            texts.push(Box::from(text.as_bytes()));
-        }
-        let mut atomic = vec![false; KINDS.len()];
-        for name in &data.atomic {
-            atomic[kind_id(name)? as usize] = true;
-        }
-        let mut keep = Vec::new();
-        for k in &data.keep {
-            anyhow::ensure!(k.field.is_none(), "XML has no fields (keep for {:?})", k.parent);
-            let kind = k.kind.as_deref().context("keep needs a kind")?;
-            keep.push((kind_id(&k.parent)?, kind_id(kind)?));
-        }
-        let mut member = vec![0u8; KINDS.len()];
-        for name in &data.hoist {
-            member[kind_id(name)? as usize] = 1;
-        }
-        let names = KINDS.iter().map(|&k| Box::from(k)).collect();
+        let tables = Tables::compile(data, &FixedKinds { language: "XML", names: KINDS })?;
+        let replacement = (0..KINDS.len() as u16).map(|k| tables.replacement_of(k)).collect();
         // one slot: among an element's content (or at the top), where any
         // kind hoisting moves may stand, several at once
         let members: Vec<u16> =
-            (0..KINDS.len() as u16).filter(|&k| member[k as usize] != 0).collect();
+            (0..KINDS.len() as u16).filter(|&k| tables.member[k as usize] != 0).collect();
         let mut slots = vec![SlotInfo::default()];
         if !members.is_empty() {
             slots.push(SlotInfo { repeated: true, accepts: members.into() });
         }
-        let mut shrink = vec![Shrink::No; KINDS.len()];
-        for (name, how) in &data.shrink {
-            shrink[kind_id(name)? as usize] = (*how).into();
-        }
-        Ok(XmlFrontend {
-            info: Arc::new(TreeInfo {
-                kinds: KindNames::new(names),
-                replacements: texts,
-                slots,
-                shrink,
-                squeeze: data.squeeze,
-                order: data.order.into(),
-                operators_glue: data.operators_glue,
-                tokens: true,
-            }),
-            replacement,
-            atomic,
-            keep,
-            member,
-        })
+        let names = KINDS.iter().map(|&k| Box::from(k)).collect();
+        let info = Arc::new(tables.tree_info(names, slots));
+        Ok(XmlFrontend { tables, replacement, info })
     }
 }
 
@@ -152,6 +105,10 @@ impl Frontend for XmlFrontend {
         p.finish()
     }
 
+    fn order(&self) -> OrderData {
+        self.tables.order
+    }
+
     fn syntax_errors(&self, src: &[u8]) -> usize {
         self.parse(Arc::from(src)).error_count()
     }
@@ -160,7 +117,7 @@ impl Frontend for XmlFrontend {
 /// An element whose start tag has been read and whose end tag has not.
 struct Open {
     name: Vec<u8>,
-    element: crate::tree::NodeId,
+    element: NodeId,
 }
 
 struct Builder<'f> {
@@ -180,13 +137,13 @@ impl<'f> Builder<'f> {
     }
 
     /// Adds a leaf (or opens a node when `open`) with the action its kind gets here.
-    fn node(&mut self, kind: u16, start: usize, end: usize, open: bool) -> crate::tree::NodeId {
+    fn node(&mut self, kind: u16, start: usize, end: usize, open: bool) -> NodeId {
         let parent_kind = self.b.current().map(|p| self.b.node(p).kind);
         let named = if kind == END_TAG { 0 } else { flags::NAMED };
         let error = if kind == ERROR_KIND { flags::ERROR } else { 0 };
         let id = self.b.open(kind, named | error, start, end);
         let action = self.action(parent_kind, kind, end - start);
-        let member = self.fe.member[kind.min(KINDS.len() as u16 - 1) as usize]
+        let member = self.fe.tables.member[kind.min(KINDS.len() as u16 - 1) as usize]
             * u8::from(kind != ERROR_KIND);
         let n = self.b.node_mut(id);
         n.action = action;
@@ -212,18 +169,18 @@ impl<'f> Builder<'f> {
         if kind == ERROR_KIND {
             return Action::Delete;
         }
-        let kept = parent.is_some_and(|p| self.fe.keep.contains(&(p, kind)));
+        let kept = parent.is_some_and(|p| self.fe.tables.is_kept(p, 0, kind));
         if kind != CONTENT && !kept {
             return Action::Delete;
         }
         match self.fe.replacement[kind as usize] {
-            Some(r) if self.fe.info.replacements[r as usize].len() < len => Action::Replace(r),
+            Some(r) if self.fe.tables.replacements[r as usize].len() < len => Action::Replace(r),
             _ => Action::Keep,
         }
     }
 
     fn atomic(&self, kind: u16) -> bool {
-        self.fe.atomic[kind as usize]
+        self.fe.tables.atomic[kind as usize]
     }
 
     fn run(&mut self) {

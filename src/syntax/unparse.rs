@@ -20,8 +20,8 @@
 //! - two tokens that were apart in the input are never glued together by a cut
 //!   (`int a` never becomes `inta`): a space is put between them.
 
-use crate::mask::Mask;
-use crate::tree::{flags, Action, NodeId, Tree};
+use super::mask::Mask;
+use super::tree::{flags, Action, NodeId, Tree};
 
 /// A byte range of the original to drop, and what to write instead.
 #[derive(Clone, Copy, Debug)]
@@ -116,7 +116,7 @@ impl Unparser {
             // all of the node but its run from first to last goes; the
             // node's leading whitespace stays
             let (n, a, b) =
-                (&nodes[h.node.index()], &nodes[h.first.index()], &nodes[h.last.index()]);
+                (&nodes[h.node.index()], &nodes[h.to.first.index()], &nodes[h.to.last.index()]);
             self.cuts.push(Cut { start: n.start, end: a.start, with: With::Nothing });
             self.cuts.push(Cut { start: b.end, end: n.end, with: With::Nothing });
             sort = true;
@@ -255,7 +255,7 @@ pub(crate) fn would_glue(a: u8, b: u8, operators: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::{TreeBuilder, TreeInfo};
+    use crate::syntax::tree::{TreeBuilder, TreeInfo};
     use std::sync::Arc;
 
     /// Builds a flat list `[e,e,e]`-style tree from a string: every

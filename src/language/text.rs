@@ -11,10 +11,12 @@ use std::sync::Arc;
 
 use anyhow::Result;
 
+use super::grammar::{GrammarData, OrderData};
+use super::tables::{FixedKinds, Tables};
 use super::{Frontend, LangInfo};
-use crate::grammar::GrammarData;
-use crate::tree::{flags, Action, KindNames, Tree, TreeBuilder, TreeInfo};
+use crate::syntax::tree::{flags, Action, Tree, TreeBuilder, TreeInfo};
 
+const KINDS: &[&str] = &["document", "line", "token"];
 const DOCUMENT: u16 = 0;
 const LINE: u16 = 1;
 const TOKEN: u16 = 2;
@@ -29,14 +31,15 @@ pub(crate) fn build(info: &LangInfo) -> Result<Box<dyn Frontend>> {
             && data.keep.is_empty(),
         "{file}: plain text has no kinds to replace, hoist, keep or list"
     );
-    let names = ["document", "line", "token"].iter().map(|&n| Box::from(n)).collect();
-    let info =
-        TreeInfo { kinds: KindNames::new(names), order: data.order.into(), ..TreeInfo::default() };
-    Ok(Box::new(TextFrontend { info: Arc::new(info) }))
+    let tables = Tables::compile(&data, &FixedKinds { language: "plain text", names: KINDS })?;
+    let names = KINDS.iter().map(|&n| Box::from(n)).collect();
+    let info = tables.tree_info(names, Vec::new());
+    Ok(Box::new(TextFrontend { order: tables.order, info: Arc::new(info) }))
 }
 
 #[derive(Debug)]
 struct TextFrontend {
+    order: OrderData,
     info: Arc<TreeInfo>,
 }
 
@@ -73,6 +76,10 @@ impl Frontend for TextFrontend {
         b.finish(self.info.clone())
     }
 
+    fn order(&self) -> OrderData {
+        self.order
+    }
+
     fn syntax_errors(&self, _src: &[u8]) -> usize {
         0
     }
@@ -81,13 +88,11 @@ impl Frontend for TextFrontend {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mask::Mask;
-    use crate::tree::NodeId;
-    use crate::unparse::Unparser;
+    use crate::syntax::{Mask, NodeId, Unparser};
 
     #[test]
     fn lines_then_tokens() {
-        let fe = crate::frontend::by_name("text").expect("text").frontend().expect("front-end");
+        let fe = crate::language::by_name("text").expect("text").frontend().expect("front-end");
         let src = "first line\nsecond, line\n";
         let tree = fe.parse(Arc::from(src.as_bytes()));
         let kinds: Vec<u16> = tree.nodes().iter().map(|n| n.kind).collect();

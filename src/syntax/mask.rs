@@ -3,20 +3,26 @@
 //!
 //! A candidate is the current mask with some more units switched off (or one
 //! more hoist). What "off" means for a node (deleted, or replaced by a minimal
-//! form) is the node's [`Action`](crate::tree::Action); the mask only says
+//! form) is the node's [`Action`](super::tree::Action); the mask only says
 //! which nodes are off. A node under an off ancestor is gone whatever its own
-//! bit says. A [`Hoist`] replaces a node by a run of its descendants: all of
-//! the node but that run is gone.
+//! bit says. A [`Hoist`] replaces a node by a run of its descendants (its
+//! [`Target`]): all of the node but that run is gone.
 
-use crate::tree::NodeId;
+use super::tree::NodeId;
 
-/// `node` is replaced by its descendants from `first` to `last` (the same
-/// node, or a run of them in source order).
+/// A run of nodes in source order, from `first` to `last` (siblings or
+/// nested alike); one node when they are the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Target {
+    pub first: NodeId,
+    pub last: NodeId,
+}
+
+/// `node` is replaced by the run `to` of its descendants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Hoist {
     pub node: NodeId,
-    pub first: NodeId,
-    pub last: NodeId,
+    pub to: Target,
 }
 
 /// A fixed-size bitset over the node ids of one tree.

@@ -144,8 +144,6 @@ pub struct TreeInfo {
     /// Whether the shrinking pass may also squeeze the whitespace between
     /// tokens (grammar data `squeeze`).
     pub squeeze: bool,
-    /// The order in which a level's units are tried by default.
-    pub order: crate::reduce::Order,
     /// Whether two operator characters brought together by a cut can read as
     /// one token (`- -` as `--` in C); grammar data `operators_glue`.
     pub operators_glue: bool,
@@ -163,7 +161,6 @@ impl Default for TreeInfo {
             slots: Vec::new(),
             shrink: Vec::new(),
             squeeze: false,
-            order: crate::reduce::Order::Forward,
             operators_glue: true,
             tokens: true,
         }
@@ -248,58 +245,6 @@ impl Tree {
     /// The children of `id`, in order.
     pub fn children(&self, id: NodeId) -> Children<'_> {
         Children { tree: self, next: id.0 + 1, end: self.node(id).subtree_end }
-    }
-
-    /// Writes the tree, one node per line, for `--dump-tree`.
-    pub fn dump(&self, out: &mut dyn fmt::Write, is_unit: &dyn Fn(NodeId) -> bool) -> fmt::Result {
-        let mut depth = Vec::<u32>::new(); // subtree ends of the open ancestors
-        for (i, n) in self.nodes.iter().enumerate() {
-            while depth.last().is_some_and(|&e| e <= i as u32) {
-                depth.pop();
-            }
-            let id = NodeId(i as u32);
-            let action = match n.action {
-                Action::Keep => String::new(),
-                Action::Delete => " delete".to_string(),
-                Action::Replace(r) => {
-                    format!(" replace={:?}", String::from_utf8_lossy(self.replacement(r)))
-                }
-            };
-            let mut marks = String::new();
-            for (flag, name) in [
-                (flags::EXTRA, " extra"),
-                (flags::ERROR, " error"),
-                (flags::MISSING, " missing"),
-                (flags::LIST, " list"),
-                (flags::ELEMENT, " element"),
-                (flags::SEPARATOR, " separator"),
-                (flags::KEPT, " kept"),
-            ] {
-                if n.has(flag) {
-                    marks.push_str(name);
-                }
-            }
-            if n.member != 0 && n.slot != 0 {
-                marks.push_str(" hoistable");
-            }
-            let unit = if is_unit(id) { " UNIT" } else { "" };
-            let name = self.kind_name(n.kind);
-            let name = if n.has(flags::NAMED) { name.to_string() } else { format!("{name:?}") };
-            write!(
-                out,
-                "{:indent$}{name} {}..{}{action}{marks}{unit}",
-                "",
-                n.start,
-                n.end,
-                indent = 2 * depth.len()
-            )?;
-            if n.subtree_end == id.0 + 1 && n.len() <= 40 {
-                write!(out, " {:?}", String::from_utf8_lossy(self.text(id)))?;
-            }
-            writeln!(out)?;
-            depth.push(n.subtree_end);
-        }
-        Ok(())
     }
 }
 

@@ -9,11 +9,10 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::{Parser, ValueEnum};
 
-use crate::error::Fatal;
-use crate::frontend::{self, LangInfo};
-use crate::reduce::hdd::Algorithm;
-use crate::reduce::{Ddmin, Order};
-use crate::session::Config;
+use super::config::Config;
+use super::error::Fatal;
+use crate::language::{self, LangInfo};
+use crate::reduce::{Algorithm, Ddmin, Order};
 
 /// Shrink a file that makes a program misbehave into a tiny file that still
 /// does, keeping every candidate shaped like the input language.
@@ -167,14 +166,14 @@ impl Args {
     /// The language: `--lang`, else the file extension.
     pub fn language(&self) -> Result<&'static LangInfo> {
         match &self.lang {
-            Some(name) => frontend::by_name(name).ok_or_else(|| {
-                Fatal::usage(format!("unknown language {name:?}; hdd knows {}", frontend::names()))
+            Some(name) => language::by_name(name).ok_or_else(|| {
+                Fatal::usage(format!("unknown language {name:?}; hdd knows {}", language::names()))
             }),
-            None => frontend::by_path(&self.file).ok_or_else(|| {
+            None => language::by_path(&self.file).ok_or_else(|| {
                 Fatal::usage(format!(
                     "cannot tell the language of {} from its extension; pass --lang ({})",
                     self.file.display(),
-                    frontend::names()
+                    language::names()
                 ))
             }),
         }
@@ -191,7 +190,7 @@ impl Args {
         let output = match (&self.output, self.in_place) {
             (_, true) => self.file.clone(),
             (Some(o), false) => o.clone(),
-            (None, false) => crate::output::default_path(&self.file),
+            (None, false) => super::output::default_path(&self.file),
         };
         if self.jobs == Some(0) {
             return Err(Fatal::usage("--jobs must be at least 1"));

@@ -19,8 +19,8 @@
 
 use std::sync::{Arc, OnceLock};
 
-use crate::tree::{flags, Action, KindNames, Shrink, Tree, TreeBuilder, TreeInfo, ERROR_KIND};
-use crate::unparse::would_glue;
+use super::tree::{flags, Action, KindNames, Shrink, Tree, TreeBuilder, TreeInfo, ERROR_KIND};
+use super::unparse::would_glue;
 
 const TEXT: u16 = 0;
 const LEAF: u16 = 1;
@@ -191,7 +191,7 @@ mod tests {
 
     #[test]
     fn squeezing_cuts_whitespace_between_tokens_but_never_glues_them() {
-        let fe = crate::frontend::by_name("xml").expect("xml").frontend().expect("front-end");
+        let fe = crate::language::by_name("xml").expect("xml").frontend().expect("front-end");
         let tree = fe.parse(Arc::from(&b"<a  x='1'   >\n  <b>t u</b>\n</a>\n"[..]));
         let view = view(&tree).expect("something to shrink");
         let spaces: Vec<(&[u8], Action)> = view
@@ -216,7 +216,7 @@ mod tests {
 
     #[test]
     fn the_view_of_json_has_the_characters_of_its_strings() {
-        let fe = crate::frontend::by_name("json").expect("json").frontend().expect("front-end");
+        let fe = crate::language::by_name("json").expect("json").frontend().expect("front-end");
         let tree = fe.parse(Arc::from(&br#"{"ab": "c\"d", "n": 1}"#[..]));
         let view = view(&tree).expect("something to shrink");
         let chars: Vec<&[u8]> = view

@@ -19,8 +19,8 @@ pub struct GrammarData {
     /// The order in which a level's units are tried unless `--order` says
     /// otherwise: `"backward"` for code, where later parts use earlier ones,
     /// so removing the users first frees what they use in the same pass
-    /// (measured: 263 instead of 624 tests on a C file); `"forward"` (the
-    /// default) for data.
+    /// (BENCHMARKS.md, "What each part saves", has the figures);
+    /// `"forward"` (the default) for data.
     #[serde(default)]
     pub order: OrderData,
 
@@ -93,15 +93,6 @@ pub enum OrderData {
     Backward,
 }
 
-impl From<OrderData> for crate::reduce::Order {
-    fn from(o: OrderData) -> Self {
-        match o {
-            OrderData::Forward => crate::reduce::Order::Forward,
-            OrderData::Backward => crate::reduce::Order::Backward,
-        }
-    }
-}
-
 /// Which characters of a node the shrinking pass may delete.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
@@ -110,11 +101,11 @@ pub enum ShrinkData {
     Whole,
 }
 
-impl From<ShrinkData> for crate::tree::Shrink {
+impl From<ShrinkData> for crate::syntax::tree::Shrink {
     fn from(s: ShrinkData) -> Self {
         match s {
-            ShrinkData::Quoted => crate::tree::Shrink::Quoted,
-            ShrinkData::Whole => crate::tree::Shrink::Whole,
+            ShrinkData::Quoted => crate::syntax::tree::Shrink::Quoted,
+            ShrinkData::Whole => crate::syntax::tree::Shrink::Whole,
         }
     }
 }

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::error::Fatal;
+use super::error::Fatal;
 
 /// Where results go.
 #[derive(Debug)]

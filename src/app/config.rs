@@ -1,0 +1,37 @@
+//! A validated reduction request: what [`cli`](super::cli) makes of the
+//! command line, and all a session reads. Nothing here is a clap type.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::language::LangInfo;
+use crate::reduce::{Algorithm, Ddmin, Order};
+
+/// A validated reduction request.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub input: PathBuf,
+    pub output: PathBuf,
+    pub in_place: bool,
+    pub lang: &'static LangInfo,
+    /// Absolute path of the test.
+    pub test: PathBuf,
+    pub timeout: Duration,
+    pub jobs: usize,
+    pub algorithm: Algorithm,
+    pub ddmin: Ddmin,
+    /// `None`: the language's own default (grammar data `order`).
+    pub order: Option<Order>,
+    pub syntax_guard: bool,
+    /// Hoist along with the algorithm.
+    pub hoist: bool,
+    /// Run the token pass (lines and words as plain text) on malformed input.
+    pub tokens: bool,
+    /// Run the shrinking pass (characters of strings) at the end.
+    pub shrink: bool,
+    pub max_time: Option<Duration>,
+    /// Draw the progress line.
+    pub progress: bool,
+    /// Print nothing but errors.
+    pub quiet: bool,
+}

@@ -1,0 +1,283 @@
+//! One reduction from start to end: check the input, check the test, run
+//! the plan (see [`crate::reduce::plan`]), re-check the result.
+//!
+//! The session is the plan's [`Host`]: it parses the current best with the
+//! input's front-end (again only when the text changed), as plain text for
+//! the token pass, or as the characters view for the shrinking pass, and
+//! hands the plan the [`Evaluator`] that runs the user's test. Every better
+//! text is saved at once (see [`output`](super::output)).
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+
+use super::config::Config;
+use super::error::{exit, Fatal};
+use super::output::Output;
+use super::progress::Progress;
+use crate::language::{self, Frontend, LangInfo, OrderData};
+use crate::oracle::guard::Guard;
+use crate::oracle::runner::{Outcome, Runner};
+use crate::oracle::stats::Stats;
+use crate::oracle::stop::{Cancel, Stop};
+use crate::oracle::{Evaluator, Settings, Sink, StopReason};
+use crate::reduce::{Host, Oracle, Order, Phase, Plan, Units, View};
+use crate::syntax::{chars, dump, Tree};
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// The plan finished.
+    Finished,
+    /// `--max-time` ran out.
+    TimeUp,
+    /// A signal (Ctrl-C) stopped it.
+    Signal(i32),
+}
+
+/// What a run did, for the summary.
+#[derive(Debug)]
+pub struct Summary {
+    pub stats: Stats,
+    pub ended: Ended,
+    /// The test did not find the result interesting on re-check.
+    pub flaky: bool,
+    pub output: PathBuf,
+    /// The result is empty or only whitespace.
+    pub trivial: bool,
+}
+
+/// Reads the input, refusing what cannot be reduced.
+pub fn read_input(path: &Path) -> Result<Vec<u8>> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| Fatal::usage(format!("cannot read {}: {e}", path.display())))?;
+    if bytes.is_empty() {
+        return Err(Fatal::usage(format!(
+            "{} is empty: there is nothing to reduce",
+            path.display()
+        )));
+    }
+    if bytes.contains(&0) {
+        return Err(Fatal::usage(format!(
+            "{} looks binary (it contains NUL bytes); hdd reduces text formats",
+            path.display()
+        )));
+    }
+    Ok(bytes)
+}
+
+/// The reducer core's order for a language's preference.
+fn order_of(data: OrderData) -> Order {
+    match data {
+        OrderData::Forward => Order::Forward,
+        OrderData::Backward => Order::Backward,
+    }
+}
+
+/// Runs one reduction.
+pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
+    let input = read_input(&config.input)?;
+    let frontend = config.lang.frontend()?;
+    let file_name: OsString =
+        config.input.file_name().map(|n| n.to_os_string()).unwrap_or_else(|| "input".into());
+    let runner = Runner::new(config.test.clone(), file_name, config.timeout, stop.clone())?;
+    let progress = Progress::new(config.progress, config.quiet);
+    progress.println(&format!(
+        "hdd: checking that {} finds {} interesting",
+        config.test.display(),
+        config.input.display()
+    ));
+    check_original(&runner, config, &input)?;
+
+    let output = Output::prepare(&config.input, &config.output, config.in_place)?;
+    if !config.in_place {
+        output.write(&input)?;
+    }
+    let started = Instant::now();
+    let tree = Arc::new(frontend.parse(Arc::from(input.as_slice())));
+    let guard =
+        config.syntax_guard.then(|| Guard { frontend: &*frontend, allowed: tree.error_count() });
+    let settings =
+        Settings { guard, jobs: config.jobs, deadline: config.max_time.map(|t| started + t) };
+    // plain text, for the token pass that malformed input gets
+    let text = language::by_name("text").and_then(|l| l.frontend().ok());
+    let plan = Plan {
+        algorithm: config.algorithm,
+        ddmin: config.ddmin,
+        order: config.order.unwrap_or_else(|| order_of(frontend.order())),
+        token_order: text.as_ref().map_or(Order::Forward, |t| order_of(t.order())),
+        hoist: config.hoist,
+        tokens: config.tokens,
+        shrink: config.shrink,
+    };
+    let mut sink = Saving { output: &output, progress: &progress };
+    let mut bench = Bench {
+        frontend: &*frontend,
+        text: text.as_deref(),
+        tree: tree.clone(),
+        ev: Evaluator::new(&runner, settings, tree, &mut sink),
+    };
+    // a stopped plan says why through the evaluator
+    let _ = plan.run(&mut bench);
+    let mut ev = bench.ev;
+    progress.clear();
+    let ended = match ev.stop_reason() {
+        Some(StopReason::Failed(e)) => return Err(e),
+        Some(StopReason::Signal(s)) => Ended::Signal(s),
+        Some(StopReason::TimeUp) => Ended::TimeUp,
+        None => Ended::Finished,
+    };
+
+    let best = ev.best().clone();
+    // every result is re-checked: a flaky test is reported, not trusted
+    let flaky = if ended == Ended::Finished && *best != *input {
+        let report = runner.run(&best, &Cancel::default())?;
+        report.outcome != Outcome::Interesting && report.outcome != Outcome::Cancelled
+    } else {
+        false
+    };
+    let mut stats = ev.stats();
+    stats.final_bytes = best.len() as u64;
+    stats.finish();
+    Ok(Summary {
+        stats,
+        ended,
+        flaky,
+        output: output.path().to_path_buf(),
+        trivial: best.iter().all(u8::is_ascii_whitespace),
+    })
+}
+
+/// Saves every better text and redraws the progress line.
+struct Saving<'o> {
+    output: &'o Output,
+    progress: &'o Progress,
+}
+
+impl Sink for Saving<'_> {
+    fn improved(&mut self, text: &[u8]) -> Result<()> {
+        self.output.write(text)
+    }
+
+    fn progress(&mut self, stats: &Stats, best: usize) {
+        self.progress.update(stats, best);
+    }
+}
+
+/// The plan's [`Host`]: parses of the current best, and the evaluator.
+struct Bench<'a> {
+    frontend: &'a dyn Frontend,
+    /// The plain-text front-end, for the token pass.
+    text: Option<&'a dyn Frontend>,
+    /// A parse of the current best by the input's front-end.
+    tree: Arc<Tree>,
+    ev: Evaluator<'a>,
+}
+
+impl Bench<'_> {
+    /// Makes `self.tree` a parse of the current best, and the tree
+    /// candidates are unparsed against.
+    fn reparse(&mut self) {
+        if *self.tree.src() != **self.ev.best() {
+            self.tree = Arc::new(self.frontend.parse(self.ev.best().clone()));
+        }
+        self.ev.set_tree(self.tree.clone());
+    }
+}
+
+impl Host for Bench<'_> {
+    fn view(&mut self, view: View) -> Option<Arc<Tree>> {
+        let tree = match view {
+            View::Language => {
+                self.reparse();
+                return Some(self.tree.clone());
+            }
+            View::Text => Arc::new(self.text?.parse(self.ev.best().clone())),
+            View::Chars => {
+                self.reparse();
+                Arc::new(chars::view(&self.tree)?)
+            }
+        };
+        self.ev.set_tree(tree.clone());
+        Some(tree)
+    }
+
+    fn oracle(&mut self, phase: Phase) -> &mut dyn Oracle {
+        self.ev.stats_mut().start_pass(phase);
+        &mut self.ev
+    }
+}
+
+/// Runs the test on the original; an uninteresting original is an error with
+/// a way to check the test by hand.
+fn check_original(runner: &Runner, config: &Config, input: &[u8]) -> Result<()> {
+    let report = runner.run_capturing(input)?;
+    if report.outcome == Outcome::Interesting {
+        return Ok(());
+    }
+    if report.outcome == Outcome::Cancelled {
+        return Err(anyhow::Error::new(Fatal {
+            code: exit::INTERRUPTED,
+            message: "interrupted while checking the original input".into(),
+        }));
+    }
+    let input_abs = std::fs::canonicalize(&config.input).unwrap_or_else(|_| config.input.clone());
+    let name =
+        config.input.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut msg = format!(
+        "the test does not find the original input interesting: {} {} on {} (interesting means exit code 0)",
+        config.test.display(),
+        match report.outcome {
+            Outcome::Timeout => format!("timed out after {:?} (see --timeout)", config.timeout),
+            o => format!("gave {o}"),
+        },
+        config.input.display(),
+    );
+    msg.push_str(&format!(
+        "\n  check it by hand: (d=$(mktemp -d) && cp {} \"$d/{}\" && cd \"$d\" && {} \"$d/{}\"; echo \"exit code $?\")",
+        shell_quote(&input_abs.to_string_lossy()),
+        name,
+        shell_quote(&config.test.to_string_lossy()),
+        name,
+    ));
+    if let Some(out) = report.output.filter(|o| !o.is_empty()) {
+        let text = String::from_utf8_lossy(&out);
+        let lines: Vec<&str> = text.lines().collect();
+        msg.push_str(&format!("\n  the test printed (last {} lines):", lines.len().min(10)));
+        for line in &lines[lines.len().saturating_sub(10)..] {
+            msg.push_str("\n  | ");
+            msg.push_str(line);
+        }
+    }
+    Err(Fatal::not_interesting(msg))
+}
+
+/// Quotes a string for a POSIX shell when it needs it.
+fn shell_quote(s: &str) -> String {
+    if s.bytes().all(|c| c.is_ascii_alphanumeric() || b"/._-+=:,@".contains(&c)) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// `--dump-tree`: the parsed tree with kinds, spans, actions and units.
+pub fn dump_tree(path: &Path, lang: &LangInfo) -> Result<String> {
+    let input = read_input(path)?;
+    let frontend = lang.frontend()?;
+    let tree = frontend.parse(Arc::from(input));
+    let units = Units::new(&tree);
+    let mut out = String::new();
+    dump::dump(&tree, &mut out, &|id| units.is_unit(id)).context("cannot format the tree")?;
+    out.push_str(&format!(
+        "# {} nodes, {} units on {} levels, {} syntax errors\n",
+        tree.len(),
+        units.count(),
+        units.depth(),
+        tree.error_count()
+    ));
+    Ok(out)
+}

@@ -1,0 +1,264 @@
+//! One compiler from grammar data (`grammars/<lang>.toml`) to the per-kind
+//! tables a front-end classifies nodes with, shared by every front-end.
+//!
+//! A front-end says how its kinds and fields are named (a [`Vocabulary`]);
+//! [`Tables::compile`] resolves every name the data uses against it, so a
+//! misspelt kind is an error when the front-end is built (and `cargo test`
+//! builds every language), never a rule that silently does nothing.
+
+use std::collections::HashSet;
+
+use anyhow::{bail, Context, Result};
+
+use super::grammar::{GrammarData, OrderData};
+use crate::syntax::tree::{KindNames, Shrink, SlotInfo, TreeInfo};
+
+/// How a front-end names its node kinds and fields.
+pub(crate) trait Vocabulary {
+    /// Number of kind ids (kinds are `0..kind_count()`).
+    fn kind_count(&self) -> usize;
+
+    /// The concrete named kinds `name` stands for: the kind itself, or every
+    /// kind under a supertype.
+    fn named(&self, name: &str) -> Result<Vec<u16>>;
+
+    /// Whether `name` is a supertype; an entry for a concrete kind wins over
+    /// one for its supertype.
+    fn is_supertype(&self, name: &str) -> bool;
+
+    /// The anonymous token kinds spelled `text` (list separators).
+    fn tokens(&self, text: &str) -> Result<Vec<u16>>;
+
+    /// The id of a field (0 stands for "outside any field").
+    fn field(&self, name: &str) -> Result<u16>;
+}
+
+/// One separated list: which tokens separate its elements, and the field
+/// its elements are in (when not all named children are elements).
+#[derive(Debug)]
+pub(crate) struct ListRule {
+    pub separators: Vec<u16>,
+    pub field: Option<u16>,
+}
+
+/// A language's grammar data, resolved to kind and field ids.
+#[derive(Debug)]
+pub(crate) struct Tables {
+    /// The language's default order of units (grammar data `order`).
+    pub order: OrderData,
+    /// Per kind: never descended into.
+    pub atomic: Vec<bool>,
+    /// Per kind: 1 if hoisting moves it.
+    pub member: Vec<u8>,
+    /// Per kind: which characters the shrinking pass may delete.
+    pub shrink: Vec<Shrink>,
+    /// The texts of the replacement entries, concrete kinds' entries first.
+    pub replacements: Vec<Box<[u8]>>,
+    /// Per entry: the name it was given under (a kind or a supertype).
+    pub entry_names: Vec<String>,
+    /// Per entry: the concrete kinds it covers.
+    pub entry_kinds: Vec<Vec<bool>>,
+    /// Per kind: its list rule, if it is a separated list.
+    pub list: Vec<Option<usize>>,
+    pub lists: Vec<ListRule>,
+    /// Every separator token of any list: inside a syntax error node, whose
+    /// shape the grammar does not give, these separate its children.
+    pub separators: Vec<u16>,
+    /// Children never switched off: (parent kind, field id or 0, child kind
+    /// or `u16::MAX` for any).
+    pub keep: HashSet<(u16, u16, u16)>,
+    pub squeeze: bool,
+    pub operators_glue: bool,
+}
+
+impl Tables {
+    /// Resolves `data` against `vocabulary`.
+    pub(crate) fn compile(data: &GrammarData, vocabulary: &dyn Vocabulary) -> Result<Tables> {
+        let v = vocabulary;
+        let kinds = v.kind_count();
+
+        // replacement entries: text and covered kinds; concrete kinds first
+        let mut entries: Vec<(&String, &String)> = data.replace.iter().collect();
+        entries.sort_by_key(|(name, _)| v.is_supertype(name));
+        let mut replacements = Vec::new();
+        let mut entry_names = Vec::new();
+        let mut entry_kinds = Vec::new();
+        for (name, text) in entries {
+            let mut covers = vec![false; kinds];
+            for k in v.named(name).with_context(|| format!("in replace: {name:?}"))? {
+                covers[k as usize] = true;
+            }
+            replacements.push(Box::from(text.as_bytes()));
+            entry_names.push(name.clone());
+            entry_kinds.push(covers);
+        }
+
+        let mut member = vec![0u8; kinds];
+        for name in &data.hoist {
+            for k in v.named(name).with_context(|| format!("in hoist: {name:?}"))? {
+                member[k as usize] = 1;
+            }
+        }
+
+        let mut atomic = vec![false; kinds];
+        for name in &data.atomic {
+            for k in v.named(name).with_context(|| format!("in atomic: {name:?}"))? {
+                atomic[k as usize] = true;
+            }
+        }
+
+        let mut list = vec![None; kinds];
+        let mut lists = Vec::new();
+        for l in &data.list {
+            let ctx = || format!("in list for {:?}", l.parent);
+            let mut separators = Vec::new();
+            for s in &l.separators {
+                separators.extend(v.tokens(s).with_context(ctx)?);
+            }
+            let field = l.field.as_deref().map(|f| v.field(f)).transpose().with_context(ctx)?;
+            for k in v.named(&l.parent).with_context(ctx)? {
+                list[k as usize] = Some(lists.len());
+            }
+            lists.push(ListRule { separators, field });
+        }
+        let mut separators: Vec<u16> =
+            lists.iter().flat_map(|l| l.separators.iter().copied()).collect();
+        separators.sort_unstable();
+        separators.dedup();
+
+        let mut shrink = vec![Shrink::No; kinds];
+        for (name, how) in &data.shrink {
+            for k in v.named(name).with_context(|| format!("in shrink: {name:?}"))? {
+                shrink[k as usize] = (*how).into();
+            }
+        }
+
+        let mut keep = HashSet::new();
+        for k in &data.keep {
+            let ctx = || format!("in keep for {:?}", k.parent);
+            let field = k.field.as_deref().map(|f| v.field(f)).transpose().with_context(ctx)?;
+            let children = match &k.kind {
+                Some(name) => v.named(name).with_context(ctx)?,
+                None => vec![u16::MAX],
+            };
+            for p in v.named(&k.parent).with_context(ctx)? {
+                for &c in &children {
+                    keep.insert((p, field.unwrap_or(0), c));
+                }
+            }
+        }
+
+        Ok(Tables {
+            order: data.order,
+            atomic,
+            member,
+            shrink,
+            replacements,
+            entry_names,
+            entry_kinds,
+            list,
+            lists,
+            separators,
+            keep,
+            squeeze: data.squeeze,
+            operators_glue: data.operators_glue,
+        })
+    }
+
+    /// The first replacement entry that covers `kind` (for front-ends
+    /// without slots, where every entry applies wherever its kind stands).
+    pub(crate) fn replacement_of(&self, kind: u16) -> Option<u16> {
+        let e = self.entry_kinds.iter().position(|covers| covers[kind as usize])?;
+        Some(e as u16)
+    }
+
+    /// Whether a child of kind `kind` in `field` of a `parent` is kept by a rule.
+    pub(crate) fn is_kept(&self, parent: u16, field: u16, kind: u16) -> bool {
+        self.keep.contains(&(parent, field, u16::MAX)) || self.keep.contains(&(parent, field, kind))
+    }
+
+    /// What every tree of the language shares: names, replacement texts,
+    /// the hoisting slots the front-end found, and the text policies.
+    pub(crate) fn tree_info(&self, names: Vec<Box<str>>, slots: Vec<SlotInfo>) -> TreeInfo {
+        TreeInfo {
+            kinds: KindNames::new(names),
+            replacements: self.replacements.clone(),
+            slots,
+            shrink: self.shrink.clone(),
+            squeeze: self.squeeze,
+            operators_glue: self.operators_glue,
+            tokens: true,
+        }
+    }
+}
+
+/// A [`Vocabulary`] of a fixed list of kind names, with no fields, supertypes
+/// or tokens (the XML and plain-text front-ends').
+#[derive(Debug)]
+pub(crate) struct FixedKinds {
+    /// What the front-end is called in error messages.
+    pub language: &'static str,
+    pub names: &'static [&'static str],
+}
+
+impl Vocabulary for FixedKinds {
+    fn kind_count(&self) -> usize {
+        self.names.len()
+    }
+
+    fn named(&self, name: &str) -> Result<Vec<u16>> {
+        match self.names.iter().position(|k| *k == name) {
+            Some(i) => Ok(vec![i as u16]),
+            None => bail!(
+                "unknown node kind {name:?} ({} kinds: {})",
+                self.language,
+                self.names.join(", ")
+            ),
+        }
+    }
+
+    fn is_supertype(&self, _name: &str) -> bool {
+        false
+    }
+
+    fn tokens(&self, text: &str) -> Result<Vec<u16>> {
+        bail!("{} has no separator tokens such as {text:?}", self.language)
+    }
+
+    fn field(&self, name: &str) -> Result<u16> {
+        bail!("{} has no fields such as {name:?}", self.language)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KINDS: FixedKinds = FixedKinds { language: "test", names: &["doc", "item", "text"] };
+
+    fn compile(toml: &str) -> Result<Tables> {
+        Tables::compile(&GrammarData::parse("test.toml", toml)?, &KINDS)
+    }
+
+    #[test]
+    fn names_resolve_to_kind_ids() {
+        let t = compile(
+            "atomic = [\"text\"]\nhoist = [\"item\"]\n[replace]\nitem = \"x\"\n[[keep]]\nparent = \"doc\"\nkind = \"text\"\n",
+        )
+        .expect("compiles");
+        assert_eq!(t.atomic, [false, false, true]);
+        assert_eq!(t.member, [0, 1, 0]);
+        assert_eq!(t.replacement_of(1), Some(0));
+        assert_eq!(t.replacement_of(2), None);
+        assert!(t.is_kept(0, 0, 2) && !t.is_kept(0, 0, 1));
+    }
+
+    #[test]
+    fn an_unknown_name_is_an_error_that_says_where() {
+        let err = compile("hoist = [\"itme\"]\n").map(|_| ()).unwrap_err();
+        let msg = format!("{err:#}");
+        assert!(msg.contains("in hoist") && msg.contains("\"itme\""), "{msg}");
+        let err = compile("[[keep]]\nparent = \"doc\"\nfield = \"f\"\n").map(|_| ()).unwrap_err();
+        assert!(format!("{err:#}").contains("no fields"), "{err:#}");
+    }
+}

@@ -1,0 +1,78 @@
+//! Re-parsing a candidate from the parse of the current best, for the
+//! syntax guard: the old parse is edited where the texts differ and
+//! tree-sitter re-reads only that part. It must count exactly the errors a
+//! parse from scratch would (tested on the corpus).
+
+use tree_sitter::{InputEdit, Point};
+
+/// A parse kept for the syntax guard: the tree and the text it is of.
+pub(super) struct Base {
+    pub tree: tree_sitter::Tree,
+    pub src: Vec<u8>,
+}
+
+impl Base {
+    /// The parse, edited to stand for `text` so that tree-sitter re-parses
+    /// only what changed: one edit covering where the texts differ.
+    pub(super) fn edited_to(&self, text: &[u8]) -> tree_sitter::Tree {
+        let old = &self.src;
+        let prefix = old.iter().zip(text).take_while(|(a, b)| a == b).count();
+        let room = old.len().min(text.len()) - prefix;
+        let suffix =
+            old.iter().rev().zip(text.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+        let (old_end, new_end) = (old.len() - suffix, text.len() - suffix);
+        let start = advance(text, (0, Point::new(0, 0)), prefix);
+        let mut tree = self.tree.clone();
+        tree.edit(&InputEdit {
+            start_byte: prefix,
+            old_end_byte: old_end,
+            new_end_byte: new_end,
+            start_position: start.1,
+            old_end_position: advance(old, start, old_end).1,
+            new_end_position: advance(text, start, new_end).1,
+        });
+        tree
+    }
+}
+
+/// The position of byte `to` of `text`, counting on from a known one.
+fn advance(text: &[u8], from: (usize, Point), to: usize) -> (usize, Point) {
+    let (mut row, mut column) = (from.1.row, from.1.column);
+    for (i, &c) in text[from.0..to].iter().enumerate() {
+        if c == b'\n' {
+            row += 1;
+            column = to - (from.0 + i + 1);
+        }
+    }
+    if row == from.1.row {
+        column += to - from.0;
+    }
+    (to, Point::new(row, column))
+}
+
+/// Error and missing nodes in a tree-sitter tree, visiting only subtrees that have any.
+pub(super) fn count_errors(tree: &tree_sitter::Tree) -> usize {
+    let root = tree.root_node();
+    if !root.has_error() {
+        return 0;
+    }
+    let mut count = 0;
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        if node.is_error() || node.is_missing() {
+            count += 1;
+        }
+        if node.has_error() && !node.is_missing() && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return count;
+            }
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! The generic tree-sitter front-end: C, JavaScript and JSON are rows of it.
+//!
+//! What may be deleted comes from the grammar's own `node-types.json`
+//! (`NODE_TYPES` in each grammar crate, read in [`node_types`]): a child
+//! that the parent's node type lists as optional, or as one of a repeated
+//! list, may be deleted; a required child may only be replaced by the
+//! minimal form its kind has in the grammar data (`grammars/<lang>.toml`),
+//! or kept. Comments and other extras may always be deleted, and so may
+//! anything inside a syntax error node, whose shape the grammar says
+//! nothing about. Nothing here is specific to one language.
+
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use tree_sitter::{Language, Parser};
+
+use super::grammar::{GrammarData, OrderData};
+use super::tables::Tables;
+use super::{Frontend, GuardBase, LangInfo};
+use crate::syntax::tree::{flags, Action, Node, Tree, TreeBuilder, TreeInfo, ERROR_KIND};
+
+mod incremental;
+mod node_types;
+
+use incremental::{count_errors, Base};
+use node_types::{Grammar, Places, Slot};
+
+/// Builds the front-end of one registry row.
+pub(crate) fn build(
+    info: &LangInfo,
+    language: Language,
+    node_types: &str,
+) -> Result<Box<dyn Frontend>> {
+    let (file, text) = info.grammar;
+    let data = GrammarData::parse(file, text)?;
+    let frontend = TreeSitterFrontend::new(language, node_types, &data)
+        .with_context(|| format!("cannot build the {} front-end from {file}", info.name))?;
+    Ok(Box::new(frontend))
+}
+
+#[derive(Debug)]
+struct TreeSitterFrontend {
+    language: Language,
+    tables: Tables,
+    places: Places,
+    info: Arc<TreeInfo>,
+}
+
+impl TreeSitterFrontend {
+    fn new(language: Language, node_types: &str, data: &GrammarData) -> Result<Self> {
+        let mut parser = Parser::new();
+        parser.set_language(&language).context("the grammar's ABI version is not supported")?;
+        let grammar = Grammar::new(&language, node_types)?;
+        let tables = Tables::compile(data, &grammar)?;
+        let places = grammar.places(&tables)?;
+        let info = Arc::new(tables.tree_info(grammar.names(), places.slot_infos.clone()));
+        Ok(TreeSitterFrontend { language, tables, places, info })
+    }
+
+    fn parser(&self) -> Option<Parser> {
+        let mut parser = Parser::new();
+        parser.set_language(&self.language).ok()?;
+        Some(parser)
+    }
+
+    /// Flags, slot and action of a node, given its parent and field.
+    fn classify(
+        &self,
+        parent: Option<&Node>,
+        node: &tree_sitter::Node<'_>,
+        field: u16,
+    ) -> (u8, u16, Action) {
+        let (flags, action) = self.classify_action(parent, node, field);
+        let slot = match parent {
+            Some(p) if !node.is_error() && p.kind != ERROR_KIND => {
+                self.places.slot_ids[self.places.index(p.kind, field)]
+            }
+            _ => 0,
+        };
+        (flags, slot, action)
+    }
+
+    fn classify_action(
+        &self,
+        parent: Option<&Node>,
+        node: &tree_sitter::Node<'_>,
+        field: u16,
+    ) -> (u8, Action) {
+        let (t, places) = (&self.tables, &self.places);
+        let kind = if node.is_error() { ERROR_KIND } else { node.kind_id() };
+        let mut f = 0;
+        if node.is_named() {
+            f |= flags::NAMED;
+        }
+        if node.is_extra() {
+            f |= flags::EXTRA;
+        }
+        if node.is_error() {
+            f |= flags::ERROR;
+        }
+        if node.is_missing() {
+            f |= flags::MISSING;
+        }
+        if kind == ERROR_KIND || t.list.get(kind as usize).is_some_and(Option::is_some) {
+            f |= flags::LIST;
+        }
+        let Some(parent) = parent else { return (f, Action::Keep) };
+        if parent.has(flags::LIST) && !node.is_extra() {
+            let (separators, element_field) =
+                match t.list.get(parent.kind as usize).copied().flatten() {
+                    Some(l) => (&t.lists[l].separators, t.lists[l].field),
+                    None => (&t.separators, None), // a syntax error node
+                };
+            if separators.contains(&kind) {
+                f |= flags::SEPARATOR;
+            } else if node.is_named() && element_field.is_none_or(|fl| fl == field) {
+                f |= flags::ELEMENT;
+            }
+        }
+        if node.is_missing() || node.start_byte() == node.end_byte() {
+            return (f, Action::Keep);
+        }
+        if f & flags::SEPARATOR != 0 {
+            return (f, Action::Keep); // goes with its elements
+        }
+        if node.is_extra() || node.is_error() || parent.kind == ERROR_KIND {
+            return (f, Action::Delete);
+        }
+        let index = places.index(parent.kind, field);
+        if field == 0 && !node.is_named() {
+            // punctuation and keywords outside fields are the syntax itself
+            return (f, Action::Keep);
+        }
+        if t.is_kept(parent.kind, field, kind) {
+            return (f | flags::KEPT, Action::Keep);
+        }
+        if places.slots[index] == Slot::Deletable {
+            return (f, Action::Delete);
+        }
+        if node.is_named() {
+            let len = node.end_byte() - node.start_byte();
+            for &e in &places.replacements[index] {
+                if t.entry_kinds[e as usize][kind as usize] {
+                    if t.replacements[e as usize].len() < len {
+                        return (f, Action::Replace(e));
+                    }
+                    break;
+                }
+            }
+        }
+        (f, Action::Keep)
+    }
+}
+
+impl Frontend for TreeSitterFrontend {
+    fn parse(&self, src: Arc<[u8]>) -> Tree {
+        let mut b = TreeBuilder::new(src.clone());
+        let parsed = self.parser().and_then(|mut p| p.parse(&src, None));
+        let Some(ts) = parsed else {
+            // only a cancelled or misconfigured parser returns nothing; keep the
+            // input whole rather than fail
+            b.open(0, flags::NAMED, 0, src.len());
+            return b.finish(self.info.clone());
+        };
+        let mut cursor = ts.walk();
+        loop {
+            let node = cursor.node();
+            let field = cursor.field_id().map_or(0, |f| f.get());
+            let parent = b.current().map(|p| b.node(p).clone());
+            let (f, slot, action) = self.classify(parent.as_ref(), &node, field);
+            let kind = if node.is_error() { ERROR_KIND } else { node.kind_id() };
+            let id = b.open(kind, f, node.start_byte(), node.end_byte());
+            let n = b.node_mut(id);
+            n.action = action;
+            n.slot = slot;
+            n.member = if node.is_error() {
+                0
+            } else {
+                self.tables.member.get(kind as usize).copied().unwrap_or(0)
+            };
+            let atomic = self.tables.atomic.get(kind as usize).copied().unwrap_or(false);
+            if !atomic && cursor.goto_first_child() {
+                continue;
+            }
+            b.close();
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    b.set_error_count(count_errors(&ts));
+                    return b.finish(self.info.clone());
+                }
+                b.close();
+            }
+        }
+    }
+
+    fn order(&self) -> OrderData {
+        self.tables.order
+    }
+
+    fn syntax_errors(&self, src: &[u8]) -> usize {
+        match self.parser().and_then(|mut p| p.parse(src, None)) {
+            Some(ts) => count_errors(&ts),
+            None => usize::MAX,
+        }
+    }
+
+    fn guard_base(&self, src: &[u8]) -> Option<GuardBase> {
+        let tree = self.parser()?.parse(src, None)?;
+        Some(Box::new(Base { tree, src: src.to_vec() }))
+    }
+
+    fn syntax_errors_from(&self, base: &GuardBase, text: &[u8]) -> (usize, Option<GuardBase>) {
+        let Some(base) = base.downcast_ref::<Base>() else {
+            return (self.syntax_errors(text), None);
+        };
+        let tree = base.edited_to(text);
+        match self.parser().and_then(|mut p| p.parse(text, Some(&tree))) {
+            Some(ts) => {
+                let errors = count_errors(&ts);
+                (errors, Some(Box::new(Base { tree: ts, src: text.to_vec() })))
+            }
+            None => (usize::MAX, None),
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! Deciding one candidate, cheapest way first (on a worker thread):
+//!
+//! 1. unparse it (see [`crate::syntax::unparse`]);
+//! 2. if its text is the current best's, it is interesting: no test;
+//! 3. if its text was seen before, the cached outcome: no test;
+//! 4. if the syntax guard is on and it has more syntax errors than the input
+//!    had, it is not interesting: no test;
+//! 5. otherwise the user's test decides ([`Runner`]).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+
+use super::guard::{Best, Guard};
+use super::runner::{Outcome, Runner};
+use super::stop::Cancel;
+use crate::language::GuardBase;
+use crate::syntax::{Mask, Tree, Unparser};
+
+/// What is known about one candidate.
+#[derive(Debug)]
+pub(super) enum Eval {
+    /// Its text is the current best's.
+    Same,
+    /// Seen before.
+    Cached(bool),
+    /// Rejected by the syntax guard.
+    Guarded,
+    /// The test ran.
+    Tested(Outcome, Duration),
+}
+
+impl Eval {
+    pub(super) fn interesting(&self) -> bool {
+        match self {
+            Eval::Same => true,
+            Eval::Cached(b) => *b,
+            Eval::Guarded => false,
+            Eval::Tested(o, _) => o.is_interesting(),
+        }
+    }
+
+    /// Whether the test ran and was cut short (the answer is not known).
+    pub(super) fn cancelled(&self) -> bool {
+        matches!(self, Eval::Tested(Outcome::Cancelled, _))
+    }
+}
+
+/// A candidate sent to a worker.
+pub(super) struct Job {
+    /// Tells this sending of candidate `index` from earlier ones that were
+    /// cancelled.
+    pub ticket: u64,
+    pub index: usize,
+    pub level: Option<usize>,
+    pub mask: Mask,
+    pub cancel: Arc<Cancel>,
+}
+
+/// An interesting candidate: its text, and the syntax guard's parse of it.
+pub(super) struct Found {
+    pub text: Vec<u8>,
+    pub base: Option<GuardBase>,
+}
+
+/// A worker's answer.
+pub(super) struct Done {
+    pub ticket: u64,
+    pub index: usize,
+    pub level: Option<usize>,
+    pub eval: Result<Eval>,
+    /// The candidate, when it is interesting.
+    pub found: Option<Found>,
+}
+
+/// A worker's reusable buffers.
+#[derive(Default)]
+pub(super) struct Scratch {
+    unparser: Unparser,
+    text: Vec<u8>,
+}
+
+/// Everything the workers share.
+pub(super) struct Checker<'a> {
+    pub runner: &'a Runner,
+    pub guard: Option<Guard<'a>>,
+    cache: Mutex<HashMap<u128, bool>>,
+    /// The current best, as workers pick it up for each candidate.
+    pub best: Mutex<Best>,
+    /// Nanoseconds spent unparsing and hashing, in the syntax guard, and
+    /// around the test (writing the candidate, spawning, cleaning up).
+    pub unparse_ns: AtomicU64,
+    pub guard_ns: AtomicU64,
+    pub setup_ns: AtomicU64,
+}
+
+impl<'a> Checker<'a> {
+    pub(super) fn new(runner: &'a Runner, guard: Option<Guard<'a>>, best: Best) -> Checker<'a> {
+        Checker {
+            runner,
+            guard,
+            cache: Mutex::new(HashMap::new()),
+            best: Mutex::new(best),
+            unparse_ns: AtomicU64::new(0),
+            guard_ns: AtomicU64::new(0),
+            setup_ns: AtomicU64::new(0),
+        }
+    }
+
+    /// Decides one candidate.
+    pub(super) fn check(
+        &self,
+        scratch: &mut Scratch,
+        tree: &Tree,
+        best: &Best,
+        job: &Job,
+    ) -> (Result<Eval>, Option<Found>) {
+        let started = Instant::now();
+        scratch.unparser.unparse(tree, &job.mask, &mut scratch.text);
+        let text = &scratch.text;
+        let same = text[..] == *best.text;
+        let key = if same { 0 } else { xxhash_rust::xxh3::xxh3_128(text) };
+        add_time(&self.unparse_ns, started);
+        if same {
+            return (Ok(Eval::Same), None);
+        }
+        let cached = self.cache.lock().expect("cache lock").get(&key).copied();
+        // the guard's parse of the candidate becomes the base if the
+        // candidate becomes the best
+        let mut base = None;
+        let mut guarded = || {
+            let Some(g) = self.guard else { return false };
+            let started = Instant::now();
+            let (rejected, parse) = g.rejects(best, text);
+            base = parse;
+            add_time(&self.guard_ns, started);
+            rejected
+        };
+        let eval = if let Some(b) = cached {
+            Eval::Cached(b)
+        } else if guarded() {
+            self.cache.lock().expect("cache lock").insert(key, false);
+            Eval::Guarded
+        } else {
+            let started = Instant::now();
+            let run = self.runner.run(text, &job.cancel);
+            let total = started.elapsed();
+            match run {
+                Ok(report) => {
+                    let setup = total.saturating_sub(report.elapsed);
+                    self.setup_ns.fetch_add(setup.as_nanos() as u64, Ordering::Relaxed);
+                    if report.outcome != Outcome::Cancelled {
+                        self.cache
+                            .lock()
+                            .expect("cache lock")
+                            .insert(key, report.outcome.is_interesting());
+                    }
+                    Eval::Tested(report.outcome, report.elapsed)
+                }
+                Err(e) => return (Err(e), None),
+            }
+        };
+        let found = eval.interesting().then(|| Found { text: text.clone(), base });
+        (Ok(eval), found)
+    }
+
+    /// A worker: checks the jobs it receives (against the best as it is
+    /// when each job starts) until the queue closes.
+    pub(super) fn work(
+        &self,
+        tree: &Tree,
+        jobs: &Mutex<mpsc::Receiver<Job>>,
+        done: mpsc::Sender<Done>,
+    ) {
+        let mut scratch = Scratch::default();
+        loop {
+            let job = match jobs.lock().expect("job queue").recv() {
+                Ok(job) => job,
+                Err(_) => return,
+            };
+            let (eval, found) = if job.cancel.is_set() {
+                (Ok(Eval::Tested(Outcome::Cancelled, Duration::ZERO)), None)
+            } else {
+                let best = self.best.lock().expect("best lock").clone();
+                self.check(&mut scratch, tree, &best, &job)
+            };
+            let answer =
+                Done { ticket: job.ticket, index: job.index, level: job.level, eval, found };
+            if done.send(answer).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+fn add_time(counter: &AtomicU64, since: Instant) {
+    counter.fetch_add(since.elapsed().as_nanos() as u64, Ordering::Relaxed);
+}

@@ -1,0 +1,173 @@
+//! Telling running tests to stop: [`Stop`] for the whole run (a signal,
+//! `--max-time`), [`Cancel`] for one test whose answer is no longer needed.
+//!
+//! Both are a flag and a [`Wake`] pipe: setting the flag makes the pipe
+//! readable, so a runner waiting in `poll` on its test wakes at once
+//! instead of at its next timeout.
+
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+
+/// A pipe that becomes readable when rung.
+#[derive(Debug)]
+pub struct Wake {
+    read: OwnedFd,
+    write: OwnedFd,
+}
+
+impl Wake {
+    pub fn new() -> io::Result<Wake> {
+        let mut fds = [0; 2];
+        // SAFETY: `fds` has room for the two descriptors pipe2 writes.
+        if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: pipe2 succeeded, so both descriptors are open and ours alone.
+        let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+        Ok(Wake { read, write })
+    }
+
+    /// Makes the pipe readable (its reader wakes from `poll`).
+    pub fn ring(&self) {
+        // SAFETY: writing one byte from a valid buffer to an open descriptor.
+        unsafe { libc::write(self.write.as_raw_fd(), [1u8].as_ptr().cast(), 1) };
+    }
+
+    /// The descriptor to poll.
+    pub fn fd(&self) -> RawFd {
+        self.read.as_raw_fd()
+    }
+}
+
+/// Why everything should stop: the signal that arrived (0: none), or the
+/// time that ran out, and a pipe that becomes readable when either does.
+#[derive(Debug)]
+pub struct Stop {
+    signal: Arc<AtomicUsize>,
+    timed_out: AtomicBool,
+    wake: Option<Wake>,
+}
+
+impl Stop {
+    /// Installs handlers for SIGINT, SIGTERM and SIGHUP.
+    pub fn install() -> Result<Arc<Stop>> {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let signal = Arc::new(AtomicUsize::new(0));
+        let wake = Wake::new().context("cannot create a pipe")?;
+        // a second signal ends hdd at once, in case the first goes unheard
+        let second = Arc::new(AtomicBool::new(false));
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, second.clone())
+                .context("cannot install a signal handler")?;
+            signal_hook::flag::register(sig, second.clone())
+                .context("cannot install a signal handler")?;
+            signal_hook::flag::register_usize(sig, signal.clone(), sig as usize)
+                .context("cannot install a signal handler")?;
+            let w = wake.write.try_clone().context("cannot duplicate a pipe")?;
+            signal_hook::low_level::pipe::register(sig, w)
+                .context("cannot install a signal handler")?;
+        }
+        Ok(Arc::new(Stop { signal, timed_out: AtomicBool::new(false), wake: Some(wake) }))
+    }
+
+    /// A stop that only `--max-time` ([`Stop::time_up`]) can set (for tests).
+    pub fn manual() -> Arc<Stop> {
+        Arc::new(Stop {
+            signal: Arc::new(AtomicUsize::new(0)),
+            timed_out: AtomicBool::new(false),
+            wake: Wake::new().ok(),
+        })
+    }
+
+    /// The signal that asked hdd to stop, if any.
+    pub fn signal(&self) -> Option<i32> {
+        match self.signal.load(Ordering::SeqCst) {
+            0 => None,
+            s => Some(s as i32),
+        }
+    }
+
+    /// Whether the run must stop now.
+    pub fn is_set(&self) -> bool {
+        self.signal().is_some() || self.timed_out.load(Ordering::SeqCst)
+    }
+
+    /// Stops the run because its time is up (`--max-time`).
+    pub fn time_up(&self) {
+        self.timed_out.store(true, Ordering::SeqCst);
+        if let Some(w) = &self.wake {
+            w.ring();
+        }
+    }
+
+    /// Whether the run stopped because its time was up.
+    pub fn is_time_up(&self) -> bool {
+        self.timed_out.load(Ordering::SeqCst)
+    }
+
+    /// The descriptor that becomes readable when the run must stop.
+    pub fn fd(&self) -> Option<RawFd> {
+        self.wake.as_ref().map(Wake::fd)
+    }
+}
+
+/// Lets a caller abandon a run that is no longer needed.
+#[derive(Debug)]
+pub struct Cancel {
+    flag: AtomicBool,
+    wake: Option<Wake>,
+}
+
+impl Default for Cancel {
+    fn default() -> Self {
+        Cancel { flag: AtomicBool::new(false), wake: Wake::new().ok() }
+    }
+}
+
+impl Cancel {
+    pub fn set(&self) {
+        self.flag.store(true, Ordering::SeqCst);
+        if let Some(w) = &self.wake {
+            w.ring();
+        }
+    }
+
+    pub fn is_set(&self) -> bool {
+        self.flag.load(Ordering::SeqCst)
+    }
+
+    /// The descriptor that becomes readable when the run is cancelled.
+    pub fn fd(&self) -> Option<RawFd> {
+        self.wake.as_ref().map(Wake::fd)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn readable(fd: RawFd) -> bool {
+        let mut p = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+        // SAFETY: one valid pollfd, no wait.
+        unsafe { libc::poll(&mut p, 1, 0) == 1 }
+    }
+
+    #[test]
+    fn setting_a_flag_wakes_its_pipe() {
+        let cancel = Cancel::default();
+        let fd = cancel.fd().expect("a pipe");
+        assert!(!cancel.is_set() && !readable(fd));
+        cancel.set();
+        assert!(cancel.is_set() && readable(fd));
+
+        let stop = Stop::manual();
+        let fd = stop.fd().expect("a pipe");
+        assert!(!stop.is_set() && !readable(fd));
+        stop.time_up();
+        assert!(stop.is_set() && stop.is_time_up() && stop.signal().is_none() && readable(fd));
+    }
+}

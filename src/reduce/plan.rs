@@ -1,0 +1,194 @@
+//! Plans: which searches run, in which order, on which parse of the
+//! current best.
+//!
+//! - HDD+ (the default): one HDD pass that also hoists each level's nodes
+//!   with one or two targets, then a hoisting round and the 1-minimality
+//!   phase in turn until hoisting finds nothing.
+//! - HDD and HDD*: one HDD pass (HDD* repeats it until a pass removes
+//!   nothing), then a hoisting round and the algorithm again while hoisting
+//!   finds something.
+//! - Then, for malformed input, the token pass (lines and words as plain
+//!   text), and last the shrinking pass (characters of strings).
+//!
+//! Before each pass the current best is parsed again (by the [`Host`]), so
+//! every pass works on a tree that matches the text (after replacements
+//! and hoists) and that gets smaller as it does. The hoists that failed are
+//! remembered across those parses ([`HoistMemory`]).
+
+use std::sync::Arc;
+
+use super::hoist::HoistMemory;
+use super::{drive, Ddmin, Hdd, Hoisting, OneMinimal, Oracle, Order, Search, Stopped, Units};
+use crate::syntax::{Mask, Tree};
+
+/// Which algorithm a plan runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// One HDD pass.
+    Hdd,
+    /// HDD until a pass removes nothing.
+    HddStar,
+    /// HDD, then the 1-tree-minimality phase.
+    HddPlus,
+}
+
+/// A pass of a plan, for reports (`--stats-json` counts tests per phase).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Phase {
+    Hdd,
+    OneMinimal,
+    Hoist,
+    Tokens,
+    Shrink,
+}
+
+impl Phase {
+    /// The phase's name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Hdd => "hdd",
+            Phase::OneMinimal => "1-minimal",
+            Phase::Hoist => "hoist",
+            Phase::Tokens => "tokens",
+            Phase::Shrink => "shrink",
+        }
+    }
+}
+
+/// Which tree of the current best text a pass works on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// A parse by the input's own front-end.
+    Language,
+    /// Lines and words, as plain text.
+    Text,
+    /// The characters of strings and text (see [`crate::syntax::chars`]).
+    Chars,
+}
+
+/// What a plan needs from the world around it.
+pub trait Host {
+    /// The current best text as `view` (parsed again only when the text
+    /// changed); candidates are unparsed against it from now on. `None`
+    /// when the view has nothing to reduce.
+    fn view(&mut self, view: View) -> Option<Arc<Tree>>;
+
+    /// The oracle for the candidates of a new pass of `phase`.
+    fn oracle(&mut self, phase: Phase) -> &mut dyn Oracle;
+}
+
+/// A validated choice of algorithm and passes.
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    pub algorithm: Algorithm,
+    pub ddmin: Ddmin,
+    /// The order of units within a level, for the input's language.
+    pub order: Order,
+    /// The order of the token pass (plain text's own).
+    pub token_order: Order,
+    /// Hoist along with the algorithm.
+    pub hoist: bool,
+    /// Run the token pass on malformed input.
+    pub tokens: bool,
+    /// Run the shrinking pass at the end.
+    pub shrink: bool,
+}
+
+impl Plan {
+    /// Runs the plan until done or stopped.
+    pub fn run(&self, host: &mut dyn Host) -> Result<(), Stopped> {
+        let malformed = host.view(View::Language).is_some_and(|t| t.error_count() > 0);
+        let mut memory = HoistMemory::default();
+        match self.algorithm {
+            Algorithm::HddPlus => self.hdd_plus(host, &mut memory)?,
+            Algorithm::Hdd | Algorithm::HddStar => self.hdd_then_hoist(host, &mut memory)?,
+        }
+        if self.tokens && malformed {
+            // lines and words can cut through the broken structure a tree
+            // keeps whole; the syntax guard still keeps the errors from growing
+            let tokens = Hdd::single_pass(Ddmin::Adaptive, self.token_order);
+            pass(host, View::Text, tokens, Phase::Tokens)?;
+        }
+        if self.shrink {
+            pass(host, View::Chars, Hdd::new(Ddmin::Adaptive, Order::Forward), Phase::Shrink)?;
+        }
+        Ok(())
+    }
+
+    /// HDD+ with hoisting: one HDD pass that also hoists the nodes of each
+    /// level with one or two targets (see [`Hdd::hoisting`]), then hoisting
+    /// and the 1-minimality phase in turn until hoisting finds nothing. The
+    /// hoists that failed during HDD are not tried again while what they
+    /// delete reads the same. Hoisting comes before the single removals, not
+    /// after them: a hoist changes the tree, so 1-minimality reached before
+    /// it would have to be checked again. When the last hoisting round finds
+    /// nothing, the 1-minimal pass after it is answered from the cache.
+    fn hdd_plus(&self, host: &mut dyn Host, memory: &mut HoistMemory) -> Result<(), Stopped> {
+        let mut hdd = Hdd::single_pass(self.ddmin, self.order);
+        if self.hoist {
+            hdd = hdd.hoisting();
+        }
+        if let Some(tree) = host.view(View::Language) {
+            drive_on(host, &tree, &Units::new(&tree), &mut hdd, Phase::Hdd)?;
+            memory.remember(&tree, hdd.failed_hoists());
+        }
+        loop {
+            let hoisted = if self.hoist { self.hoist(host, memory)? } else { 0 };
+            while pass(host, View::Language, OneMinimal::new(self.order), Phase::OneMinimal)? > 0 {}
+            if hoisted == 0 {
+                return Ok(());
+            }
+        }
+    }
+
+    /// HDD or HDD*, then hoisting and the algorithm again while hoisting
+    /// finds something.
+    fn hdd_then_hoist(&self, host: &mut dyn Host, memory: &mut HoistMemory) -> Result<(), Stopped> {
+        let star = self.algorithm == Algorithm::HddStar;
+        loop {
+            let hdd = || Hdd::new(self.ddmin, self.order);
+            while pass(host, View::Language, hdd(), Phase::Hdd)? > 0 && star {}
+            if !self.hoist || self.hoist(host, memory)? == 0 {
+                return Ok(());
+            }
+        }
+    }
+
+    /// One round of hoisting. A hoist that failed before is not tried again
+    /// while what it deletes reads the same, so the rounds after the first
+    /// (for what the 1-minimal phase's removals made possible) test only
+    /// hoists whose text changed.
+    fn hoist(&self, host: &mut dyn Host, memory: &mut HoistMemory) -> Result<usize, Stopped> {
+        let Some(tree) = host.view(View::Language) else { return Ok(0) };
+        let units = Units::new(&tree);
+        let mut search = Hoisting::skipping(memory.known_failures(&tree, &units));
+        let hoisted = drive_on(host, &tree, &units, &mut search, Phase::Hoist)?;
+        memory.remember(&tree, search.failed());
+        Ok(hoisted)
+    }
+}
+
+/// Runs `search` over a fresh `view` of the current best; returns the
+/// number of interesting candidates it committed.
+fn pass<S: Search>(
+    host: &mut dyn Host,
+    view: View,
+    mut search: S,
+    phase: Phase,
+) -> Result<usize, Stopped> {
+    let Some(tree) = host.view(view) else { return Ok(0) };
+    drive_on(host, &tree, &Units::new(&tree), &mut search, phase)
+}
+
+/// Runs `search` over `tree` from its text as it is, leaving `search` as
+/// it ended.
+fn drive_on<S: Search>(
+    host: &mut dyn Host,
+    tree: &Tree,
+    units: &Units,
+    search: &mut S,
+    phase: Phase,
+) -> Result<usize, Stopped> {
+    let mut mask = Mask::new(tree.len());
+    drive(search, units, &mut mask, host.oracle(phase))
+}

@@ -1,0 +1,173 @@
+//! In-memory oracles and trees for the algorithm tests.
+
+use super::{Candidates, Oracle, Units, Verdict};
+use crate::syntax::tree::{flags, Action, SlotInfo, Tree, TreeBuilder, TreeInfo};
+use crate::syntax::{Mask, NodeId};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// An oracle over a predicate on the set of present units; counts calls
+/// and, like the real oracle, answers a candidate seen before from a cache.
+pub(crate) struct FnOracle<'u, F> {
+    pub units: &'u Units,
+    pub predicate: F,
+    pub calls: usize,
+    pub cache_hits: usize,
+    seen: HashMap<Vec<NodeId>, bool>,
+}
+
+impl<'u, F: FnMut(&[NodeId]) -> bool> FnOracle<'u, F> {
+    pub(crate) fn new(units: &'u Units, predicate: F) -> Self {
+        FnOracle { units, predicate, calls: 0, cache_hits: 0, seen: HashMap::new() }
+    }
+
+    pub(crate) fn test(&mut self, mask: &Mask) -> bool {
+        let present = self.units.present_bfs(mask);
+        if let Some(&known) = self.seen.get(&present) {
+            self.cache_hits += 1;
+            return known;
+        }
+        self.calls += 1;
+        let answer = (self.predicate)(&present);
+        self.seen.insert(present, answer);
+        answer
+    }
+}
+
+impl<F: FnMut(&[NodeId]) -> bool> Oracle for FnOracle<'_, F> {
+    fn evaluate(&mut self, candidates: &mut dyn Candidates) -> Verdict {
+        while let Some(c) = candidates.next() {
+            let interesting = self.test(&c.mask);
+            candidates.settle(c.index, interesting);
+        }
+        Verdict::Finished
+    }
+}
+
+/// A tree whose units are `n` deletable leaves under one root: a flat sequence.
+pub(crate) fn flat(n: usize) -> Tree {
+    let src = vec![b'x'; n];
+    let mut b = TreeBuilder::new(Arc::from(src));
+    b.open(0, flags::NAMED, 0, n);
+    for i in 0..n {
+        let id = b.open(1, flags::NAMED, i, i + 1);
+        b.node_mut(id).action = Action::Delete;
+        b.close();
+    }
+    b.finish(Arc::new(TreeInfo::default()))
+}
+
+/// A random tree of deletable nodes; `shape` draws the number of children
+/// of a node at a depth (0 makes it a leaf).
+pub(crate) fn random_tree(rng: &mut Rng, max_nodes: usize) -> Tree {
+    // lay out nested spans over a byte string: each node is "(" children ")"
+    fn grow(
+        rng: &mut Rng,
+        depth: usize,
+        budget: &mut usize,
+        out: &mut Vec<(usize, usize)>,
+        pos: &mut usize,
+    ) {
+        let start = *pos;
+        *pos += 1;
+        let idx = out.len();
+        out.push((start, 0));
+        *budget = budget.saturating_sub(1);
+        let kids = if depth >= 5 || *budget == 0 { 0 } else { rng.below(4) };
+        for _ in 0..kids {
+            if *budget == 0 {
+                break;
+            }
+            grow(rng, depth + 1, budget, out, pos);
+        }
+        *pos += 1;
+        out[idx].1 = *pos;
+    }
+    let mut spans = Vec::new();
+    let mut pos = 0;
+    let mut budget = max_nodes;
+    grow(rng, 0, &mut budget, &mut spans, &mut pos);
+    let src = vec![b'.'; pos];
+    let mut b = TreeBuilder::new(Arc::from(src));
+    let mut open: Vec<usize> = Vec::new();
+    for (i, &(s, e)) in spans.iter().enumerate() {
+        while open.last().is_some_and(|&o| spans[o].1 <= s) {
+            open.pop();
+            b.close();
+        }
+        let id = b.open(0, flags::NAMED, s, e);
+        if i > 0 {
+            b.node_mut(id).action = Action::Delete;
+        }
+        open.push(i);
+    }
+    b.finish(Arc::new(TreeInfo::default()))
+}
+
+/// A small deterministic random number generator (xorshift64*).
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    pub(crate) fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    pub(crate) fn chance(&mut self, p: f64) -> bool {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64 <= p
+    }
+}
+
+/// "x a(b(c)) y": `a` and `b` are hoistable calls of class 1 whose
+/// targets are the nearest class-1 descendants.
+pub(crate) fn hoist_tree() -> Tree {
+    let src = b"x a(b(c)) y";
+    let mut b = TreeBuilder::new(Arc::from(&src[..]));
+    b.open(0, flags::NAMED, 0, src.len());
+    for (start, end) in [(2, 9), (4, 8), (6, 7)] {
+        let id = b.open(1, flags::NAMED, start, end);
+        let n = b.node_mut(id);
+        n.member = 1;
+        n.slot = 1;
+        n.action = Action::Delete;
+    }
+    b.close();
+    b.close();
+    b.close();
+    let info = TreeInfo {
+        slots: vec![SlotInfo::default(), SlotInfo { repeated: false, accepts: Box::new([1]) }],
+        ..TreeInfo::default()
+    };
+    b.finish(Arc::new(info))
+}
+
+/// Interesting iff the text still has `needle` and is shorter than "x a(b(c)) y".
+pub(crate) struct TextOracle<'t, 'u> {
+    pub tree: &'t Tree,
+    pub unparser: &'u mut crate::syntax::Unparser,
+    pub needle: u8,
+    pub calls: usize,
+}
+
+impl Oracle for TextOracle<'_, '_> {
+    fn evaluate(&mut self, candidates: &mut dyn Candidates) -> Verdict {
+        while let Some(c) = candidates.next() {
+            self.calls += 1;
+            let mut text = Vec::new();
+            self.unparser.unparse(self.tree, &c.mask, &mut text);
+            let interesting = text.contains(&self.needle) && text.len() < 11;
+            candidates.settle(c.index, interesting);
+        }
+        Verdict::Finished
+    }
+}

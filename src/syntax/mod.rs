@@ -1,0 +1,21 @@
+//! The syntax layer: a parsed text and the candidates made from it.
+//!
+//! - [`tree`]: the arena [`Tree`] every front-end builds and every pass reads.
+//! - [`mask`]: a candidate as a bitset over the nodes, plus hoists.
+//! - [`unparse`]: tree + mask back to bytes, at about the cost of a `memcpy`.
+//! - [`chars`]: another tree over the same text whose units are the
+//!   characters of strings, for the shrinking pass.
+//! - [`dump`]: the tree as text, for `--dump-tree`.
+//!
+//! Invariant: this layer knows nothing of the layers above it (languages,
+//! the reducer core, the oracle, the application). It does no I/O.
+
+pub mod chars;
+pub mod dump;
+pub mod mask;
+pub mod tree;
+pub mod unparse;
+
+pub use mask::{Hoist, Mask, Target};
+pub use tree::{NodeId, Tree};
+pub use unparse::Unparser;
