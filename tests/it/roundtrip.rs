@@ -2,42 +2,14 @@
 //! and candidates of a valid JSON document are always valid JSON.
 
 use std::fs;
-use std::path::PathBuf;
 use std::sync::Arc;
 
-use hdd::frontend;
 use hdd::mask::Mask;
 use hdd::reduce::{Proposal, Units};
 use hdd::tree::{NodeId, Tree};
 use hdd::unparse::Unparser;
 
-use crate::root;
-
-/// (language name, input path) of every corpus case.
-fn corpus_inputs() -> Vec<(String, PathBuf)> {
-    let mut out = Vec::new();
-    for lang in fs::read_dir(root().join("corpora")).expect("corpora") {
-        let lang = lang.expect("entry").path();
-        if !lang.is_dir() {
-            continue;
-        }
-        for case in fs::read_dir(&lang).expect("lang dir") {
-            let case = case.expect("entry").path();
-            let Ok(env) = fs::read_to_string(case.join("case.env")) else { continue };
-            let input =
-                env.lines().find_map(|l| l.strip_prefix("input=")).expect("input= in case.env");
-            let name = lang.file_name().expect("name").to_string_lossy().into_owned();
-            out.push((name, case.join(input)));
-        }
-    }
-    assert!(out.len() >= 8, "corpus cases missing: {out:?}");
-    out
-}
-
-fn parse(lang: &str, bytes: &[u8]) -> Tree {
-    let fe = frontend::by_name(lang).expect("language").frontend().expect("front-end");
-    fe.parse(Arc::from(bytes))
-}
+use crate::{frontend, parse, Case};
 
 fn unparse(tree: &Tree, mask: &Mask) -> Vec<u8> {
     let mut out = Vec::new();
@@ -77,9 +49,10 @@ fn check_tree(tree: &Tree, what: &str) {
 
 #[test]
 fn every_corpus_file_round_trips_byte_for_byte() {
-    for (lang, path) in corpus_inputs() {
+    for case in Case::all() {
+        let path = case.input_path();
         let bytes = fs::read(&path).expect("input");
-        let tree = parse(&lang, &bytes);
+        let tree = parse(&case.lang, &bytes);
         check_tree(&tree, &path.display().to_string());
         assert!(tree.len() > 10, "{}: {} nodes", path.display(), tree.len());
         let out = unparse(&tree, &Mask::new(tree.len()));
@@ -112,6 +85,9 @@ fn malformed_and_odd_inputs_round_trip() {
 }
 
 /// A small deterministic random number generator (xorshift64*).
+// FIXME: the same generator as `Rng` in src/reduce/mod.rs's `testing`
+// module, which is `cfg(test)` and so out of reach of integration tests; one
+// shared copy would need a public (or feature-gated) testing module.
 struct Rng(u64);
 
 impl Rng {
@@ -170,12 +146,13 @@ fn incremental_reparsing_counts_the_same_syntax_errors_as_a_full_parse() {
     // best; it must agree with a parse from scratch, also after the base has
     // moved on to an earlier candidate's parse
     let mut rng = Rng(0x9e37_79b9);
-    for (lang, path) in corpus_inputs() {
-        if lang == "xml" {
+    for case in Case::all() {
+        if case.lang == "xml" {
             continue; // no incremental re-parsing for XML
         }
+        let path = case.input_path();
         let bytes = fs::read(&path).expect("input");
-        let fe = frontend::by_name(&lang).expect("language").frontend().expect("front-end");
+        let fe = frontend(&case.lang);
         let tree = fe.parse(Arc::from(bytes.as_slice()));
         let mut base = fe.guard_base(&bytes).expect("tree-sitter keeps a base");
         let units = Units::new(&tree);
