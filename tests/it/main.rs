@@ -5,7 +5,8 @@
 //! - `runner`: the test contract (working directory, file name, `TMPDIR`),
 //!   timeouts, process groups, Ctrl-C.
 //! - `roundtrip`: every corpus file parses and unparses to itself.
-//! - `reduce`: small end-to-end reductions whose results are checked exactly.
+//! - `reduce`: small end-to-end reductions whose results are checked exactly,
+//!   one directory of data per case (`tests/data/reduce/`).
 //! - `corpus`: the real corpus cases with their real oracles, as their
 //!   `case.env` files describe them.
 //! - `parallel`: `-j1` and `-j4` give the same result.
