@@ -30,6 +30,8 @@ mod stream;
 pub mod units;
 
 #[cfg(test)]
+mod rng;
+#[cfg(test)]
 pub(crate) mod testing;
 
 pub use ddmin::Ddmin;

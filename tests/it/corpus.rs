@@ -1,51 +1,88 @@
 //! The real corpus cases, reduced by the real binary with their real
 //! oracles: every result must still be interesting (checked again here, by
-//! the oracle itself), well under a stated size, and still shaped like its
-//! language (no dangling separators, no new syntax errors).
+//! the oracle itself), no bigger than its case's `max_bytes`, pass its
+//! case's `result=` checks, and be still shaped like its language (no new
+//! syntax errors). The cases are whatever `corpora/*/*/case.env` describes;
+//! `corpora/README.md` documents the keys.
 
 use std::fs;
 use std::path::Path;
-use std::sync::Arc;
 
-use crate::{hdd, root, run, scratch, stderr};
+use crate::{hdd, in_parallel, parse, root, run, scratch, stderr, Case, ResultCheck};
 
-/// Reduces a corpus case and checks the result; returns it.
-fn check(case: &str, max_bytes: usize) -> Vec<u8> {
-    let dir = root().join("corpora").join(case);
-    let env = fs::read_to_string(dir.join("case.env")).expect("case.env");
-    let input = env.lines().find_map(|l| l.strip_prefix("input=")).expect("input=");
-    let work = scratch();
-    let path = work.path().join(input);
-    fs::copy(dir.join(input), &path).expect("copy");
-    let original = fs::read(&path).expect("input");
-    let lang = case.split('/').next().expect("lang");
-    let out = run(hdd()
-        .arg("-t")
-        .arg(dir.join("test.sh"))
-        .arg(&path)
-        .args(["-j", "2", "-q", "--lang", lang]));
-    assert!(out.status.success(), "{case}: {}", stderr(&out));
-    assert_eq!(fs::read(&path).expect("input"), original, "{case}: the input changed");
+/// Set to run the `ci=skip` cases too.
+const RUN_ALL: &str = "HDD_CORPUS_ALL";
 
-    let reduced = work.path().join(reduced_name(input));
-    let result = fs::read(&reduced).expect("result");
+#[test]
+fn every_corpus_case_reduces_to_a_small_interesting_result() {
+    let run_all = std::env::var_os(RUN_ALL).is_some();
+    let (cases, skipped): (Vec<Case>, Vec<Case>) =
+        Case::all().into_iter().partition(|c| c.skip.is_none() || run_all);
+    for case in &skipped {
+        let why = case.skip.as_deref().unwrap_or_default();
+        eprintln!("corpus: skipped {} (ci=skip: {why}); {RUN_ALL}=1 runs it", case.name);
+    }
+    assert!(!cases.is_empty(), "every corpus case is skipped");
+    // each hdd runs two tests at once (-j 2): two cases at a time
+    let results = in_parallel(&cases, 2, check);
+    let mut failures = Vec::new();
+    let mut failed = 0;
+    for (case, result) in cases.iter().zip(results) {
+        let problems = result.unwrap_or_else(|panic| vec![format!("panicked: {panic}")]);
+        failed += usize::from(!problems.is_empty());
+        failures.extend(problems.into_iter().map(|p| format!("{}: {p}", case.name)));
+    }
     assert!(
-        result.len() <= max_bytes,
-        "{case}: {} bytes, more than {max_bytes}:\n{}",
-        result.len(),
-        String::from_utf8_lossy(&result)
+        failures.is_empty(),
+        "{failed} of {} corpus cases went wrong:\n\n{}",
+        cases.len(),
+        failures.join("\n\n")
     );
-    assert!(interesting(&dir, input, &result), "{case}: the result is not interesting");
-
-    // no more syntax errors than the input had
-    let lang = case.split('/').next().expect("lang");
-    let fe = hdd::language::by_name(lang).expect("lang").frontend().expect("front-end");
-    let before = fe.parse(Arc::from(original.as_slice())).error_count();
-    let after = fe.parse(Arc::from(result.as_slice())).error_count();
-    assert!(after <= before, "{case}: {after} syntax errors, the input had {before}");
-    result
 }
 
+/// Reduces a corpus case and checks the result; returns what is wrong.
+fn check(case: &Case) -> Vec<String> {
+    let work = scratch();
+    let path = work.path().join(&case.input);
+    fs::copy(case.input_path(), &path).expect("copy");
+    let original = fs::read(&path).expect("input");
+    let out = run(hdd()
+        .arg("-t")
+        .arg(case.test())
+        .arg(&path)
+        .args(["-j", "2", "-q", "--lang", &case.lang]));
+    if !out.status.success() {
+        return vec![format!("hdd failed ({}): {}", out.status, stderr(&out))];
+    }
+    let mut problems = Vec::new();
+    if fs::read(&path).expect("input") != original {
+        problems.push("the input changed".to_string());
+    }
+    let Ok(result) = fs::read(work.path().join(reduced_name(&case.input))) else {
+        problems.push("no result file".to_string());
+        return problems;
+    };
+    let shown = String::from_utf8_lossy(&result);
+    if result.len() > case.max_bytes {
+        problems.push(format!("{} bytes, more than {}:\n{shown}", result.len(), case.max_bytes));
+    }
+    if !case.interesting(&result) {
+        problems.push(format!("the result is not interesting:\n{shown}"));
+    }
+    let before = parse(&case.lang, &original).error_count();
+    let after = parse(&case.lang, &result).error_count();
+    if after > before {
+        problems.push(format!("{after} syntax errors, the input had {before}"));
+    }
+    for check in &case.result {
+        if !check.holds(&result) {
+            problems.push(format!("result={} does not hold:\n{shown}", check.word()));
+        }
+    }
+    problems
+}
+
+/// Where hdd writes the result when not told: `a.reduced.c` for `a.c`.
 fn reduced_name(input: &str) -> String {
     let p = Path::new(input);
     match (p.file_stem(), p.extension()) {
@@ -54,86 +91,52 @@ fn reduced_name(input: &str) -> String {
     }
 }
 
-/// Runs the case's oracle on `bytes` the way hdd would.
-fn interesting(dir: &Path, name: &str, bytes: &[u8]) -> bool {
-    let work = scratch();
-    let path = work.path().join(name);
-    fs::write(&path, bytes).expect("write");
-    std::process::Command::new(dir.join("test.sh"))
-        .arg(&path)
-        .current_dir(work.path())
-        .status()
-        .expect("run oracle")
-        .success()
-}
-
-fn valid_json(bytes: &[u8]) -> bool {
-    serde_json::from_slice::<serde_json::Value>(bytes).is_ok()
+#[test]
+fn the_corpus_readme_lists_every_case() {
+    // the table's first column names the case: | `c/bzip2-conversion` | ...
+    let readme = fs::read_to_string(root().join("corpora/README.md")).expect("README");
+    let mut listed: Vec<&str> = readme
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `")?.split_once('`'))
+        .map(|(name, _)| name)
+        .filter(|name| name.contains('/'))
+        .collect();
+    assert!(!listed.is_empty(), "no case table in corpora/README.md");
+    listed.sort();
+    let found: Vec<String> = Case::all().into_iter().map(|c| c.name).collect();
+    assert_eq!(listed, found, "corpora/README.md's table and corpora/*/*/case.env differ");
 }
 
 #[test]
-fn c_bzip2_conversion() {
-    check("c/bzip2-conversion", 300);
-}
+fn case_env_says_what_a_case_is_and_nothing_else() {
+    let parse = |text: &str| Case::parse("json/x", Path::new("corpora/json/x"), text);
+    let case = parse(
+        "input=db.json\nmax_bytes=8\n\nresult=invalid-json ends-with-quote\n# slow\n# very\nci=skip\n",
+    )
+    .expect("a good case.env");
+    assert_eq!((case.lang.as_str(), case.input.as_str(), case.max_bytes), ("json", "db.json", 8));
+    assert_eq!(case.result, [ResultCheck::InvalidJson, ResultCheck::EndsWithQuote]);
+    assert_eq!(case.skip.as_deref(), Some("slow very"));
+    let case = parse("# a comment\ninput=a.json\nmax_bytes=40\nci=run\n").expect("ci=run");
+    assert!(case.result.is_empty() && case.skip.is_none());
 
-#[test]
-fn c_bzip2_maybe_uninit() {
-    check("c/bzip2-maybe-uninit", 500);
-}
-
-#[test]
-fn c_pyrsistent_redundant_decls() {
-    check("c/pyrsistent-redundant-decls", 150);
-}
-
-#[test]
-fn json_twitter_bigint_precision() {
-    let result = check("json/twitter-bigint-precision", 40);
-    assert!(valid_json(&result), "{}", String::from_utf8_lossy(&result));
-}
-
-#[test]
-fn js_undici_optional_chaining_esprima() {
-    check("js/undici-optional-chaining-esprima", 40);
-}
-
-#[test]
-fn js_he_encode() {
-    check("js/he-encode", 1500);
-}
-
-#[test]
-fn xml_svg_htop_gradient_href() {
-    check("xml/svg-htop-gradient-href", 300);
-}
-
-#[test]
-fn xml_html_libxml2_news_unclosed_li() {
-    check("xml/html-libxml2-news-unclosed-li", 80);
-}
-
-#[test]
-fn xml_xml5e_namechars_expat_vs_libxml2() {
-    check("xml/xml5e-namechars-expat-vs-libxml2", 40);
-}
-
-#[test]
-fn xml_gir_gdk_window_cursor() {
-    // 1.7 MB, 83 000 nodes: the few elements an XPath answer needs
-    check("xml/gir-gdk-window-cursor", 700);
-}
-
-#[test]
-fn json_mime_db_truncated_keeps_the_truncation() {
-    // the result is still cut off inside a string, and a handful of bytes
-    let result = check("json/mime-db-truncated", 8);
-    assert!(!valid_json(&result));
-    assert!(result.ends_with(b"\""), "{}", String::from_utf8_lossy(&result));
-}
-
-#[test]
-fn xml_iso2022jp_expat_vs_libxml2() {
-    // 196 KB that libxml2 accepts and expat rejects: the declaration, the
-    // entity and the root that make the difference
-    check("xml/iso2022jp-expat-vs-libxml2", 150);
+    let wrong = [
+        ("input=a.json\n", "no max_bytes="),
+        ("max_bytes=3\n", "no input="),
+        ("input=a.json\nmax_bytes=lots\n", "max_bytes=lots"),
+        ("input=a.json\nmax_bytes=3\nmax_bytes=4\n", "given twice"),
+        ("input=a.json\nmax_bytes=3\nsize=3\n", "unknown key \"size\""),
+        ("input=a.json\nmax_bytes=3\nresult=valid-jsn\n", "unknown check \"valid-jsn\""),
+        ("input=a.json\nmax_bytes=3\nci=skip\n", "needs its reason"),
+        ("input=a.json\nmax_bytes=3\n# slow\n\nci=skip\n", "needs its reason"),
+        ("input=a.json\nmax_bytes=3\nci=never\n", "not run or skip"),
+        ("input=a.json \nmax_bytes=3\n", "blanks around the value"),
+        ("input a.json\nmax_bytes=3\n", "not key=value"),
+    ];
+    for (text, error) in wrong {
+        match parse(text) {
+            Ok(case) => panic!("{text:?} was read as {case:?}"),
+            Err(e) => assert!(e.contains(error), "{text:?}: {e:?}, expected {error:?}"),
+        }
+    }
 }

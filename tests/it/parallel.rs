@@ -5,37 +5,35 @@
 
 use std::fs;
 
-use crate::{hdd, root, run, scratch, script, stderr};
+use crate::{hdd, run, scratch, script, stderr, Case};
 
 /// Reduces a corpus case with `jobs` and returns the result and the tests run.
-fn reduce_case(case: &str, jobs: &str) -> (Vec<u8>, u64) {
-    let dir = root().join("corpora").join(case);
-    let env = fs::read_to_string(dir.join("case.env")).expect("case.env");
-    let input = env.lines().find_map(|l| l.strip_prefix("input=")).expect("input=");
+fn reduce_case(case: &Case, jobs: &str) -> (Vec<u8>, u64) {
     let work = scratch();
-    let path = work.path().join(input);
-    fs::copy(dir.join(input), &path).expect("copy");
+    let path = work.path().join(&case.input);
+    fs::copy(case.input_path(), &path).expect("copy");
     let stats = work.path().join("stats.json");
     let out = run(hdd()
         .arg("-t")
-        .arg(dir.join("test.sh"))
+        .arg(case.test())
         .arg(&path)
         .arg("-o")
         .arg(work.path().join("out"))
         .args(["-j", jobs, "-q", "--stats-json"])
         .arg(&stats));
-    assert!(out.status.success(), "{case} -j{jobs}: {}", stderr(&out));
+    assert!(out.status.success(), "{} -j{jobs}: {}", case.name, stderr(&out));
     let stats: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&stats).expect("stats")).expect("json");
     (fs::read(work.path().join("out")).expect("result"), stats["tests"].as_u64().expect("tests"))
 }
 
-fn same_result(case: &str) {
-    let (one, _) = reduce_case(case, "1");
-    let (four, _) = reduce_case(case, "4");
+fn same_result(name: &str) {
+    let case = Case::load(name);
+    let (one, _) = reduce_case(&case, "1");
+    let (four, _) = reduce_case(&case, "4");
     assert!(
         one == four,
-        "{case}: -j1 gave {:?}, -j4 gave {:?}",
+        "{name}: -j1 gave {:?}, -j4 gave {:?}",
         String::from_utf8_lossy(&one),
         String::from_utf8_lossy(&four)
     );

@@ -2,40 +2,13 @@
 //! and candidates of a valid JSON document are always valid JSON.
 
 use std::fs;
-use std::path::PathBuf;
 use std::sync::Arc;
 
-use hdd::language as frontend;
 use hdd::reduce::{Proposal, Units};
 use hdd::syntax::{Hoist, Mask, NodeId, Tree, Unparser};
 
-use crate::root;
-
-/// (language name, input path) of every corpus case.
-fn corpus_inputs() -> Vec<(String, PathBuf)> {
-    let mut out = Vec::new();
-    for lang in fs::read_dir(root().join("corpora")).expect("corpora") {
-        let lang = lang.expect("entry").path();
-        if !lang.is_dir() {
-            continue;
-        }
-        for case in fs::read_dir(&lang).expect("lang dir") {
-            let case = case.expect("entry").path();
-            let Ok(env) = fs::read_to_string(case.join("case.env")) else { continue };
-            let input =
-                env.lines().find_map(|l| l.strip_prefix("input=")).expect("input= in case.env");
-            let name = lang.file_name().expect("name").to_string_lossy().into_owned();
-            out.push((name, case.join(input)));
-        }
-    }
-    assert!(out.len() >= 8, "corpus cases missing: {out:?}");
-    out
-}
-
-fn parse(lang: &str, bytes: &[u8]) -> Tree {
-    let fe = frontend::by_name(lang).expect("language").frontend().expect("front-end");
-    fe.parse(Arc::from(bytes))
-}
+use crate::rng::Rng;
+use crate::{frontend, parse, Case};
 
 fn unparse(tree: &Tree, mask: &Mask) -> Vec<u8> {
     let mut out = Vec::new();
@@ -75,9 +48,10 @@ fn check_tree(tree: &Tree, what: &str) {
 
 #[test]
 fn every_corpus_file_round_trips_byte_for_byte() {
-    for (lang, path) in corpus_inputs() {
+    for case in Case::all() {
+        let path = case.input_path();
         let bytes = fs::read(&path).expect("input");
-        let tree = parse(&lang, &bytes);
+        let tree = parse(&case.lang, &bytes);
         check_tree(&tree, &path.display().to_string());
         assert!(tree.len() > 10, "{}: {} nodes", path.display(), tree.len());
         let out = unparse(&tree, &Mask::new(tree.len()));
@@ -109,22 +83,6 @@ fn malformed_and_odd_inputs_round_trip() {
     }
 }
 
-/// A small deterministic random number generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 #[test]
 fn every_candidate_of_a_valid_json_document_is_valid_json() {
     // deletions of members and elements, replacements by minimal values and
@@ -135,7 +93,7 @@ fn every_candidate_of_a_valid_json_document_is_valid_json() {
     assert_eq!(tree.error_count(), 0);
     let units = Units::new(&tree);
     let all: Vec<NodeId> = units.present_bfs(&Mask::new(tree.len()));
-    let mut rng = Rng(0x1234_5678);
+    let mut rng = Rng::new(0x1234_5678);
     for round in 0..3000 {
         let mut mask = Mask::new(tree.len());
         for _ in 0..1 + rng.below(6) {
@@ -167,13 +125,14 @@ fn incremental_reparsing_counts_the_same_syntax_errors_as_a_full_parse() {
     // the syntax guard re-parses a candidate from the parse of the current
     // best; it must agree with a parse from scratch, also after the base has
     // moved on to an earlier candidate's parse
-    let mut rng = Rng(0x9e37_79b9);
-    for (lang, path) in corpus_inputs() {
-        if lang == "xml" {
+    let mut rng = Rng::new(0x9e37_79b9);
+    for case in Case::all() {
+        if case.lang == "xml" {
             continue; // no incremental re-parsing for XML
         }
+        let path = case.input_path();
         let bytes = fs::read(&path).expect("input");
-        let fe = frontend::by_name(&lang).expect("language").frontend().expect("front-end");
+        let fe = frontend(&case.lang);
         let tree = fe.parse(Arc::from(bytes.as_slice()));
         let mut base = fe.guard_base(&bytes).expect("tree-sitter keeps a base");
         let units = Units::new(&tree);

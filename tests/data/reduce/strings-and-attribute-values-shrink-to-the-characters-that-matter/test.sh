@@ -1,0 +1,3 @@
+#!/bin/sh
+export LC_ALL=C
+grep -q 'title="[^"]*<' "$1"
