@@ -70,9 +70,8 @@ pub(super) struct Odds {
 const PRIOR_WEIGHT: f64 = 2.0;
 
 /// What an outcome is worth after each later one of the same context (or
-/// step): the last half dozen or so decide. On the corpus this cut wrong
-/// guesses by 3% overall and by 10% on `js/he-encode` against counting
-/// every outcome alike.
+/// step): the last half dozen or so decide. BENCHMARKS.md ("Parallel
+/// tests") measures it against counting every outcome alike.
 const ODDS_DECAY: f64 = 0.85;
 
 impl Odds {

@@ -10,6 +10,8 @@
 //! - `corpus`: the real corpus cases with their real oracles, as their
 //!   `case.env` files describe them.
 //! - `parallel`: `-j1` and `-j4` give the same result.
+//! - `tidy`: the rules of the codebase no compiler checks (layers, the
+//!   registry's rows, documented grammar data, the code map).
 //!
 //! Shared here: running the binary, scratch directories, [`Case`] (the one
 //! reader of `corpora/<lang>/<case>/case.env`), [`in_parallel`] for tests
@@ -26,6 +28,7 @@ mod roundtrip;
 #[allow(dead_code)] // the integration tests draw only some kinds of numbers
 mod rng;
 mod runner;
+mod tidy;
 
 use std::collections::HashSet;
 use std::fs;
