@@ -46,7 +46,7 @@ pub struct Args {
     #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration, help_heading = "Test")]
     pub timeout: Duration,
 
-    /// Tests to run at once [default: the number of cores].
+    /// Tests to run at once, 1 to 256 [default: the number of cores].
     #[arg(short, long, value_name = "N", help_heading = "Test")]
     pub jobs: Option<usize>,
 
@@ -141,6 +141,9 @@ pub enum DdminArg {
     Adaptive,
 }
 
+/// The most tests hdd runs at once (`--jobs`).
+pub const MAX_JOBS: usize = 256;
+
 /// Parses "90", "90s", "1.5s", "500ms", "10m", "2h".
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();
@@ -194,6 +197,15 @@ impl Args {
         };
         if self.jobs == Some(0) {
             return Err(Fatal::usage("--jobs must be at least 1"));
+        }
+        if let Some(n) = self.jobs.filter(|&n| n > MAX_JOBS) {
+            return Err(Fatal::usage(format!(
+                "--jobs {n} is more than hdd runs at once (at most {MAX_JOBS}); more tests at once than cores only helps tests that wait rather than compute"
+            )));
+        }
+        super::output::check_target(&output, "the output", &self.file, &test, self.in_place)?;
+        if let Some(stats) = &self.stats_json {
+            super::output::check_target(stats, "the --stats-json file", &self.file, &test, false)?;
         }
         let jobs = self
             .jobs

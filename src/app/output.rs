@@ -23,6 +23,70 @@ pub struct Output {
     permissions: Option<fs::Permissions>,
 }
 
+/// Checks, before anything runs, that hdd may write `path` (`what` names it
+/// in messages): it is absent or a regular file that is not write-protected,
+/// it is neither the input (unless `in_place`) nor the test, and its
+/// directory exists and is writable. Renaming over anything else would
+/// replace it: `/dev/null`, a FIFO, the user's test script.
+pub fn check_target(
+    path: &Path,
+    what: &str,
+    input: &Path,
+    test: &Path,
+    in_place: bool,
+) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let shown = path.display();
+    if same_file(path, test) {
+        return Err(Fatal::usage(format!(
+            "{what} {shown} is the test script; choose another path"
+        )));
+    }
+    if !in_place && same_file(path, input) {
+        return Err(Fatal::usage(format!(
+            "{what} {shown} is the input; use --in-place to overwrite the input (it keeps a .orig copy)"
+        )));
+    }
+    match fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => {
+            return Err(Fatal::usage(format!(
+                "{what} {shown} exists and is not a regular file; hdd would replace it"
+            )));
+        }
+        Ok(meta) if meta.permissions().mode() & 0o222 == 0 => {
+            return Err(Fatal::usage(format!(
+                "{what} {shown} is write-protected; remove it or choose another path"
+            )));
+        }
+        _ => {}
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(Fatal::usage(format!(
+            "cannot write {what} {shown}: no directory {}",
+            dir.display()
+        )));
+    }
+    if !writable(dir) {
+        return Err(Fatal::usage(format!(
+            "cannot write {what} {shown}: the directory {} is not writable",
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Whether this process may create files in `dir`.
+fn writable(dir: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else { return false };
+    // SAFETY: a valid NUL-terminated path; access only reads it.
+    unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) == 0 }
+}
+
 /// The default output path: `dir/bug.c` → `dir/bug.reduced.c`.
 pub fn default_path(input: &Path) -> PathBuf {
     let stem = input.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
@@ -70,12 +134,12 @@ impl Output {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
         };
-        let name =
-            self.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let ctx = || format!("cannot write the result to {}", self.path.display());
+        // a short name of its own: the output's name may already be as long
+        // as a name can be
         let mut tmp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
-            .suffix(".hdd-tmp")
+            .prefix(".hdd-")
+            .suffix(".tmp")
             .tempfile_in(dir)
             .with_context(ctx)?;
         tmp.write_all(bytes).with_context(ctx)?;

@@ -225,8 +225,8 @@ fn check_original(runner: &Runner, config: &Config, input: &[u8]) -> Result<()> 
         }));
     }
     let input_abs = std::fs::canonicalize(&config.input).unwrap_or_else(|_| config.input.clone());
-    let name =
-        config.input.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = config.input.file_name().map(|n| n.to_string_lossy().into_owned());
+    let name = shell_quote(&name.unwrap_or_default());
     let mut msg = format!(
         "the test does not find the original input interesting: {} {} on {} (interesting means exit code 0)",
         config.test.display(),
@@ -237,11 +237,9 @@ fn check_original(runner: &Runner, config: &Config, input: &[u8]) -> Result<()> 
         config.input.display(),
     );
     msg.push_str(&format!(
-        "\n  check it by hand: (d=$(mktemp -d) && cp {} \"$d/{}\" && cd \"$d\" && {} \"$d/{}\"; echo \"exit code $?\")",
+        "\n  check it by hand: (d=$(mktemp -d) && cp {} \"$d\"/{name} && cd \"$d\" && {} \"$d\"/{name}; echo \"exit code $?\")",
         shell_quote(&input_abs.to_string_lossy()),
-        name,
         shell_quote(&config.test.to_string_lossy()),
-        name,
     ));
     if let Some(out) = report.output.filter(|o| !o.is_empty()) {
         let text = String::from_utf8_lossy(&out);

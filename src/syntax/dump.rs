@@ -1,9 +1,17 @@
 //! The tree as text, one node per line, for `--dump-tree`: each node's kind,
 //! span, action, flags, and whether it is a unit of the reduction.
+//!
+//! A node is indented two spaces per ancestor, up to [`MAX_INDENT`]
+//! ancestors; deeper nodes say their depth instead (`[40000] array ...`),
+//! so the output of a deeply nested input grows with its size, not with the
+//! square of its depth.
 
 use std::fmt;
 
 use super::tree::{flags, Action, NodeId, Tree};
+
+/// The deepest nesting shown by indentation.
+pub const MAX_INDENT: usize = 64;
 
 /// Writes the tree, one node per line, for `--dump-tree`.
 pub fn dump(
@@ -44,14 +52,12 @@ pub fn dump(
         let unit = if is_unit(id) { " UNIT" } else { "" };
         let name = tree.kind_name(n.kind);
         let name = if n.has(flags::NAMED) { name.to_string() } else { format!("{name:?}") };
-        write!(
-            out,
-            "{:indent$}{name} {}..{}{action}{marks}{unit}",
-            "",
-            n.start,
-            n.end,
-            indent = 2 * depth.len()
-        )?;
+        let indent = 2 * depth.len().min(MAX_INDENT);
+        write!(out, "{:indent$}", "")?;
+        if depth.len() > MAX_INDENT {
+            write!(out, "[{}] ", depth.len())?;
+        }
+        write!(out, "{name} {}..{}{action}{marks}{unit}", n.start, n.end)?;
         if n.subtree_end == id.0 + 1 && n.len() <= 40 {
             write!(out, " {:?}", String::from_utf8_lossy(tree.text(id)))?;
         }
@@ -59,4 +65,34 @@ pub fn dump(
         depth.push(n.subtree_end);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::tree::TreeBuilder;
+    use std::sync::Arc;
+
+    /// Nodes nested `depth` deep, as `[[[...]]]`.
+    fn nested(depth: usize) -> Tree {
+        let src: Vec<u8> = [b"[".repeat(depth), b"]".repeat(depth)].concat();
+        let mut b = TreeBuilder::new(Arc::from(src));
+        for d in 0..depth {
+            b.open(0, flags::NAMED, d, 2 * depth - d);
+        }
+        b.finish(Default::default())
+    }
+
+    #[test]
+    fn deep_nesting_is_numbered_not_indented_without_end() {
+        let mut out = String::new();
+        dump(&nested(40_000), &mut out, &|_| false).expect("formats");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 40_000);
+        assert!(lines[3].starts_with("      ?"), "{}", lines[3]);
+        let last = lines[39_999];
+        assert!(last.starts_with(&format!("{}[39999] ", " ".repeat(2 * MAX_INDENT))), "{last}");
+        // linear in the depth: at most the indentation cap and the numbers
+        assert!(out.len() < 40_000 * (2 * MAX_INDENT + 40), "{} bytes", out.len());
+    }
 }

@@ -161,3 +161,98 @@ fn a_result_that_is_empty_gets_a_warning() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stderr(&out).contains("the result is empty"), "{}", stderr(&out));
 }
+
+/// Runs hdd on `setup()`'s input with `-o out` and extra arguments; returns
+/// the output, after checking it is a one-line usage error.
+fn refused(args: &[&std::ffi::OsStr]) -> String {
+    let (dir, input, test) = setup();
+    let out = run(hdd().arg("-t").arg(&test).arg(&input).args(args).current_dir(dir.path()));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(fs::read_to_string(&input).expect("input"), C_INPUT);
+    err
+}
+
+#[test]
+fn regression_output_over_dev_null_or_a_fifo_is_refused_before_any_test() {
+    let err = refused(&["-o".as_ref(), "/dev/null".as_ref()]);
+    assert!(err.contains("not a regular file"), "{err}");
+    use std::os::unix::fs::FileTypeExt;
+    assert!(fs::metadata("/dev/null").expect("/dev/null").file_type().is_char_device());
+    let dir = scratch();
+    let fifo = dir.path().join("fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let err = refused(&["-o".as_ref(), fifo.as_os_str()]);
+    assert!(err.contains("not a regular file"), "{err}");
+    let err = refused(&["--stats-json".as_ref(), "/dev/null".as_ref()]);
+    assert!(err.contains("--stats-json"), "{err}");
+}
+
+#[test]
+fn regression_output_over_the_test_script_or_a_protected_file_is_refused() {
+    // `-o t.sh` names the test (the runs below are in its directory)
+    let err = refused(&["-o".as_ref(), "t.sh".as_ref()]);
+    assert!(err.contains("is the test script"), "{err}");
+    let dir = scratch();
+    let protected = dir.path().join("kept.c");
+    fs::write(&protected, "keep me").expect("write");
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&protected, fs::Permissions::from_mode(0o444)).expect("chmod");
+    let err = refused(&["-o".as_ref(), protected.as_os_str()]);
+    assert!(err.contains("write-protected"), "{err}");
+    assert_eq!(fs::read_to_string(&protected).expect("kept"), "keep me");
+    let missing = dir.path().join("no/such/dir/out.c");
+    let err = refused(&["-o".as_ref(), missing.as_os_str()]);
+    assert!(err.contains("no directory"), "{err}");
+}
+
+#[test]
+fn regression_an_output_name_of_the_longest_length_can_be_written() {
+    let (dir, input, test) = setup();
+    let long = dir.path().join(format!("{}.c", "a".repeat(250)));
+    let out = run(hdd().arg("-t").arg(&test).arg(&input).arg("-o").arg(&long).arg("-q"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(fs::read_to_string(&long).expect("result").contains("needle"));
+}
+
+#[test]
+fn regression_absurd_jobs_are_refused() {
+    for jobs in ["18446744073709551615", "257"] {
+        let err = refused(&["-j".as_ref(), jobs.as_ref()]);
+        assert!(err.contains("--jobs") && err.contains("256"), "{jobs}: {err}");
+    }
+}
+
+#[test]
+fn regression_the_check_by_hand_line_quotes_the_input_name() {
+    let dir = scratch();
+    let input = dir.path().join("q$(touch pwned).c");
+    fs::write(&input, C_INPUT).expect("write");
+    let test = script(&dir.path().join("t.sh"), "exit 7");
+    let out = run(hdd().arg("-t").arg(&test).arg(&input));
+    assert_eq!(out.status.code(), Some(3));
+    let err = stderr(&out);
+    let line = err.lines().find(|l| l.contains("check it by hand: ")).expect("the line");
+    let command = line.split("check it by hand: ").nth(1).expect("the command");
+    // pasted into a shell in a scratch directory, it runs the test (exit 7)
+    // and nothing else
+    let paste = scratch();
+    let ran =
+        run(std::process::Command::new("sh").arg("-c").arg(command).current_dir(paste.path()));
+    assert!(String::from_utf8_lossy(&ran.stdout).contains("exit code 7"), "{command}");
+    assert!(!paste.path().join("pwned").exists() && !dir.path().join("pwned").exists());
+}
+
+#[test]
+fn regression_dump_tree_of_a_deep_nest_does_not_panic() {
+    let dir = scratch();
+    let input = dir.path().join("deep.json");
+    fs::write(&input, format!("{}{}", "[".repeat(40_000), "]".repeat(40_000))).expect("write");
+    let out = run(hdd().arg("--dump-tree").arg(&input));
+    assert!(out.status.success(), "{}", stderr(&out));
+    // three nodes a level (the array and its brackets), each line at most
+    // the capped indentation and a few dozen bytes: linear in the depth
+    let lines = out.stdout.iter().filter(|&&c| c == b'\n').count();
+    assert!(lines > 120_000 && out.stdout.len() < lines * 200, "{} bytes", out.stdout.len());
+}
