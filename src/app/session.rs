@@ -244,14 +244,26 @@ fn check_original(runner: &Runner, config: &Config, input: &[u8]) -> Result<()> 
     if let Some(out) = report.output.filter(|o| !o.is_empty()) {
         let text = String::from_utf8_lossy(&out);
         let lines: Vec<&str> = text.lines().collect();
-        msg.push_str(&format!("\n  the test printed (last {} lines):", lines.len().min(10)));
-        for line in &lines[lines.len().saturating_sub(10)..] {
+        let shown = &lines[lines.len().saturating_sub(SHOWN_LINES)..];
+        msg.push_str(&format!("\n  the test printed (last {} lines):", shown.len()));
+        for line in shown {
             msg.push_str("\n  | ");
-            msg.push_str(line);
+            match line.char_indices().nth(SHOWN_WIDTH) {
+                Some((cut, _)) => {
+                    msg.push_str(&line[..cut]);
+                    msg.push_str(" [...]");
+                }
+                None => msg.push_str(line),
+            }
         }
     }
     Err(Fatal::not_interesting(msg))
 }
+
+/// The test's last lines shown when the original is not interesting, and
+/// how much of each.
+const SHOWN_LINES: usize = 10;
+const SHOWN_WIDTH: usize = 200;
 
 /// Quotes a string for a POSIX shell when it needs it.
 fn shell_quote(s: &str) -> String {

@@ -15,7 +15,7 @@
 //! directory when the runner is dropped.
 
 use std::ffi::OsString;
-use std::fs::{self, File};
+use std::fs;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -65,8 +65,48 @@ impl std::fmt::Display for Outcome {
 pub struct Report {
     pub outcome: Outcome,
     pub elapsed: Duration,
-    /// The test's output (stdout and stderr), when asked for.
+    /// The end of the test's output (stdout and stderr), at most
+    /// [`OUTPUT_TAIL`] bytes, when asked for.
     pub output: Option<Vec<u8>>,
+}
+
+/// How much of a test's output is kept when it is captured: its end, where
+/// a failure is told. A test that prints without end costs no more.
+pub const OUTPUT_TAIL: usize = 64 * 1024;
+
+/// The end of a test's output, read from a pipe as the test writes it.
+struct Tail {
+    kept: Arc<std::sync::Mutex<std::collections::VecDeque<u8>>>,
+    ended: std::sync::mpsc::Receiver<()>,
+}
+
+impl Tail {
+    /// Reads `pipe` on a thread of its own, keeping its last bytes.
+    fn keep(mut pipe: std::io::PipeReader) -> Tail {
+        use std::io::Read;
+        let kept = Arc::new(std::sync::Mutex::new(std::collections::VecDeque::new()));
+        let (tx, ended) = std::sync::mpsc::channel();
+        let shared = kept.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n @ 1..) = pipe.read(&mut buf) {
+                let mut kept = shared.lock().expect("tail lock");
+                kept.extend(&buf[..n]);
+                let excess = kept.len().saturating_sub(OUTPUT_TAIL);
+                kept.drain(..excess);
+            }
+            let _ = tx.send(());
+        });
+        Tail { kept, ended }
+    }
+
+    /// What was kept, once the pipe is closed (or after a moment, if a
+    /// process that left the test's group still holds it open).
+    fn take(self) -> Vec<u8> {
+        let _ = self.ended.recv_timeout(Duration::from_millis(500));
+        let kept = self.kept.lock().expect("tail lock");
+        kept.iter().copied().collect()
+    }
 }
 
 /// Runs the test; shared by every worker.
@@ -147,12 +187,18 @@ impl Runner {
         let candidate = work.join(&self.file_name);
         fs::write(&candidate, bytes)
             .with_context(|| format!("cannot write {}", candidate.display()))?;
-        let log = dir.join("output");
+        let (tail, writer) = match capture {
+            true => {
+                let (reader, writer) = std::io::pipe().context("cannot create a pipe")?;
+                (Some(Tail::keep(reader)), Some(writer))
+            }
+            false => (None, None),
+        };
 
         let started = Instant::now();
-        let mut child = self.spawn(&candidate, &work, &tmp, capture.then_some(&log))?;
+        let mut child = self.spawn(&candidate, &work, &tmp, writer)?;
         let outcome = self.wait(&mut child, started, cancel);
-        let output = if capture { fs::read(&log).ok() } else { None };
+        let output = tail.map(Tail::take);
         Ok(Report { outcome: outcome?, elapsed: started.elapsed(), output })
     }
 
@@ -161,7 +207,7 @@ impl Runner {
         candidate: &Path,
         cwd: &Path,
         tmp: &Path,
-        log: Option<&PathBuf>,
+        output: Option<std::io::PipeWriter>,
     ) -> Result<Child> {
         loop {
             let shell = self.via_shell.load(Ordering::Relaxed);
@@ -173,11 +219,10 @@ impl Runner {
                 Command::new(&self.test)
             };
             cmd.arg(candidate).current_dir(cwd).env("TMPDIR", tmp).stdin(Stdio::null());
-            match log {
-                Some(path) => {
-                    let f = File::create(path)
-                        .with_context(|| format!("cannot create {}", path.display()))?;
-                    cmd.stderr(f.try_clone().context("cannot duplicate a file")?).stdout(f);
+            match &output {
+                Some(w) => {
+                    let dup = || w.try_clone().context("cannot duplicate a pipe");
+                    cmd.stdout(dup()?).stderr(dup()?);
                 }
                 None => {
                     cmd.stdout(Stdio::null()).stderr(Stdio::null());

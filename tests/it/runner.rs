@@ -162,3 +162,28 @@ fn max_time_ends_the_run_with_the_best_so_far_and_exit_0() {
     let result = fs::read_to_string(dir.path().join("data.reduced.json")).expect("result");
     assert!(result.contains("needle"), "{result}");
 }
+
+#[test]
+fn regression_a_failing_test_that_prints_without_end_costs_bounded_memory() {
+    // its output used to be read whole: gigabytes for `exec yes` until the
+    // timeout (983 MB after 3 s). Under a 400 MB address-space limit the
+    // read failed and the user saw none of it.
+    let dir = scratch();
+    let input = dir.path().join("data.json");
+    fs::write(&input, JSON).expect("write");
+    let test = script(&dir.path().join("t.sh"), "exec yes 'a line the test prints forever'");
+    let out = run(std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 400000 && exec \"$@\"")
+        .arg("sh")
+        .arg(env!("CARGO_BIN_EXE_hdd"))
+        .arg("-t")
+        .arg(&test)
+        .arg(&input)
+        .args(["--timeout", "3s"]));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let shown: Vec<&str> = err.lines().filter(|l| l.starts_with("  | ")).collect();
+    assert!(shown.len() <= 10 && shown.iter().all(|l| l.len() < 260), "{err}");
+    assert!(shown.iter().any(|l| l.contains("a line the test prints forever")), "{err}");
+}
