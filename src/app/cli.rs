@@ -25,7 +25,7 @@ use crate::reduce::{Algorithm, Ddmin, Order};
 #[derive(Parser, Debug)]
 #[command(name = "hdd", version, max_term_width = 100)]
 #[command(after_help = "Exit codes: 0 done, 1 unexpected error, 2 bad usage or input, \
-3 the original is not interesting, 4 flaky test, 130 interrupted (the best result so far is kept).")]
+3 the original is not interesting, 4 flaky test, 130 interrupted (143 SIGTERM, 129 SIGHUP; the best result so far is kept).")]
 pub struct Args {
     /// The file to reduce.
     #[arg(value_name = "FILE")]
@@ -187,8 +187,21 @@ impl Args {
         let lang = self.language()?;
         let test = self.test.as_deref().ok_or_else(|| Fatal::usage("--test is required"))?;
         let test = resolve_test(test)?;
-        if !self.file.is_file() {
-            return Err(Fatal::usage(format!("cannot read {}: no such file", self.file.display())));
+        let file = self.file.display();
+        match std::fs::metadata(&self.file) {
+            Ok(meta) if meta.is_file() => {}
+            Ok(meta) if meta.is_dir() => {
+                return Err(Fatal::usage(format!("{file} is a directory; hdd reduces a file")));
+            }
+            Ok(_) => {
+                return Err(Fatal::usage(format!(
+                    "{file} is not a regular file (a FIFO or a device?); copy it into a file first"
+                )));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(Fatal::usage(format!("cannot read {file}: no such file")));
+            }
+            Err(e) => return Err(Fatal::usage(format!("cannot read {file}: {e}"))),
         }
         let output = match (&self.output, self.in_place) {
             (_, true) => self.file.clone(),

@@ -15,7 +15,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use super::config::Config;
-use super::error::{exit, Fatal};
+use super::error::Fatal;
 use super::output::Output;
 use super::progress::Progress;
 use crate::language::{self, Frontend, LangInfo, OrderData};
@@ -79,6 +79,7 @@ fn order_of(data: OrderData) -> Order {
 
 /// Runs one reduction.
 pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
+    let began = Instant::now();
     let input = read_input(&config.input)?;
     let frontend = config.lang.frontend()?;
     let file_name: OsString =
@@ -124,7 +125,7 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     let _ = plan.run(&mut bench);
     let mut ev = bench.ev;
     progress.clear();
-    let ended = match ev.stop_reason() {
+    let mut ended = match ev.stop_reason() {
         Some(StopReason::Failed(e)) => return Err(e),
         Some(StopReason::Signal(s)) => Ended::Signal(s),
         Some(StopReason::TimeUp) => Ended::TimeUp,
@@ -132,14 +133,23 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     };
 
     let best = ev.best().clone();
-    // every result is re-checked: a flaky test is reported, not trusted
-    let flaky = if ended == Ended::Finished && *best != *input {
-        let report = runner.run(&best, &Cancel::default())?;
-        report.outcome != Outcome::Interesting && report.outcome != Outcome::Cancelled
+    // every result is re-checked, the original too when nothing could be
+    // removed: a flaky test is reported, not trusted
+    let flaky = if ended == Ended::Finished {
+        match runner.run(&best, &Cancel::default())?.outcome {
+            Outcome::Interesting => false,
+            Outcome::Cancelled => {
+                // a signal during the re-check stops the run like any other
+                ended = stop.signal().map_or(Ended::TimeUp, Ended::Signal);
+                false
+            }
+            _ => true,
+        }
     } else {
         false
     };
     let mut stats = ev.stats();
+    stats.started_at(began);
     stats.final_bytes = best.len() as u64;
     stats.finish();
     Ok(Summary {
@@ -219,8 +229,10 @@ fn check_original(runner: &Runner, config: &Config, input: &[u8]) -> Result<()> 
         return Ok(());
     }
     if report.outcome == Outcome::Cancelled {
+        // each signal its own code, as for a run it stops later
+        let signal = runner.stop().signal().unwrap_or(libc::SIGINT);
         return Err(anyhow::Error::new(Fatal {
-            code: exit::INTERRUPTED,
+            code: (128 + signal).clamp(0, 255) as u8,
             message: "interrupted while checking the original input".into(),
         }));
     }

@@ -162,6 +162,11 @@ impl Stats {
         self.final_bytes = after as u64;
     }
 
+    /// Counts the run's time from `at` (before the input was parsed).
+    pub fn started_at(&mut self, at: Instant) {
+        self.started = at;
+    }
+
     pub fn elapsed(&self) -> Duration {
         self.started.elapsed()
     }

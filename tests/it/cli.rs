@@ -256,3 +256,13 @@ fn regression_dump_tree_of_a_deep_nest_does_not_panic() {
     let lines = out.stdout.iter().filter(|&&c| c == b'\n').count();
     assert!(lines > 120_000 && out.stdout.len() < lines * 200, "{} bytes", out.stdout.len());
 }
+
+#[test]
+fn regression_a_fifo_input_is_not_reported_as_missing() {
+    let (dir, _, test) = setup();
+    let fifo = dir.path().join("in.c");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let out = run(hdd().arg("-t").arg(&test).arg(&fifo));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not a regular file"), "{}", stderr(&out));
+}

@@ -187,3 +187,43 @@ fn regression_a_failing_test_that_prints_without_end_costs_bounded_memory() {
     assert!(shown.len() <= 10 && shown.iter().all(|l| l.len() < 260), "{err}");
     assert!(shown.iter().any(|l| l.contains("a line the test prints forever")), "{err}");
 }
+
+#[test]
+fn regression_sigterm_and_sighup_during_the_check_of_the_original_exit_143_and_129() {
+    for (signal, code) in [(libc::SIGTERM, 143), (libc::SIGHUP, 129), (libc::SIGINT, 130)] {
+        let dir = scratch();
+        let input = dir.path().join("data.json");
+        fs::write(&input, JSON).expect("write");
+        let started = dir.path().join("started");
+        let test = script(
+            &dir.path().join("t.sh"),
+            &format!("touch {}\nsleep 10\ngrep -q needle \"$1\"", started.display()),
+        );
+        let mut child =
+            hdd().arg("-t").arg(&test).arg(&input).stderr(Stdio::piped()).spawn().expect("spawn");
+        let waiting = Instant::now();
+        while !started.exists() {
+            assert!(waiting.elapsed() < Duration::from_secs(30), "the test never started");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // SAFETY: sending a signal to our own child.
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let status = child.wait().expect("wait");
+        assert_eq!(status.code(), Some(code), "signal {signal}");
+    }
+}
+
+#[test]
+fn regression_a_test_that_passes_only_once_is_flaky_even_when_nothing_could_be_removed() {
+    let dir = scratch();
+    let input = dir.path().join("one.json");
+    fs::write(&input, "\"x\"\n").expect("write");
+    let once = dir.path().join("once");
+    let test = script(
+        &dir.path().join("t.sh"),
+        &format!("[ -e {0} ] && exit 1\ntouch {0}", once.display()),
+    );
+    let out = run(hdd().arg("-t").arg(&test).arg(&input));
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert!(stderr(&out).contains("flaky"), "{}", stderr(&out));
+}
