@@ -456,3 +456,6 @@ fn markup_end(s: &[u8], i: usize) -> usize {
 fn find(s: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
     s.get(from..)?.windows(needle.len()).position(|w| w == needle).map(|k| k + from)
 }
+
+#[cfg(test)]
+mod tests;
