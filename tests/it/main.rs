@@ -3,7 +3,8 @@
 //! - `cli`: what a user sees for good and bad command lines (exit codes,
 //!   messages, the input left alone, `--in-place`, `--stats-json`).
 //! - `runner`: the test contract (working directory, file name, `TMPDIR`),
-//!   timeouts, process groups, Ctrl-C.
+//!   launchers and work dirs, timeouts, process trees, Ctrl-C, stale
+//!   session directories.
 //! - `roundtrip`: every corpus file parses and unparses to itself.
 //! - `reduce`: small end-to-end reductions whose results are checked exactly,
 //!   one directory of data per case (`tests/data/reduce/`).
