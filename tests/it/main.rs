@@ -11,6 +11,8 @@
 //! - `corpus`: the real corpus cases with their real oracles, as their
 //!   `case.env` files describe them.
 //! - `parallel`: `-j1` and `-j4` give the same result.
+//! - `slurm`: tests as Slurm job steps (`--launcher srun ...`) on a private
+//!   one-node cluster: the local result, and no step left behind.
 //!
 //! Shared here: running the binary, scratch directories, [`Case`] (the one
 //! reader of `corpora/<lang>/<case>/case.env`), [`in_parallel`] for tests
@@ -27,6 +29,7 @@ mod roundtrip;
 #[allow(dead_code)] // the integration tests draw only some kinds of numbers
 mod rng;
 mod runner;
+mod slurm;
 
 use std::collections::HashSet;
 use std::fs;
