@@ -75,19 +75,54 @@ struct Proc {
     zombie: bool,
 }
 
-/// The process table, from `/proc/PID/stat`.
+/// hdd's descendants (all the processes this module cares about), from
+/// `/proc/PID/task/TID/children`; the whole process table where the kernel
+/// lacks those files. Reading a few files per descendant instead of one per
+/// process on the machine keeps the check after every test cheap.
 fn table() -> Vec<Proc> {
+    let me = std::process::id() as i32;
+    let Some(mut todo) = children(me) else { return whole_table() };
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    while let Some(pid) = todo.pop() {
+        if !seen.insert(pid) {
+            continue;
+        }
+        if let Some(p) = proc_of(pid) {
+            out.push(p);
+            todo.extend(children(pid).unwrap_or_default());
+        }
+    }
+    out
+}
+
+/// The children of every thread of `pid`; `None` if the kernel does not say.
+fn children(pid: i32) -> Option<Vec<i32>> {
+    let mut out = Vec::new();
+    let mut any = false;
+    for task in fs::read_dir(format!("/proc/{pid}/task")).ok()?.flatten() {
+        let path = task.path().join("children");
+        if let Ok(text) = fs::read_to_string(&path) {
+            any = true;
+            out.extend(text.split_whitespace().filter_map(|w| w.parse::<i32>().ok()));
+        }
+    }
+    any.then_some(out)
+}
+
+/// Every process, from `/proc/PID/stat`.
+fn whole_table() -> Vec<Proc> {
     let Ok(dir) = fs::read_dir("/proc") else { return Vec::new() };
-    dir.filter_map(|e| {
-        let pid: i32 = e.ok()?.file_name().to_str()?.parse().ok()?;
-        let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        // the command name may hold spaces and parentheses: fields start after the last ')'
-        let mut rest = stat[stat.rfind(')')? + 1..].split_whitespace();
-        let state = rest.next()?;
-        let ppid = rest.next()?.parse().ok()?;
-        Some(Proc { pid, ppid, zombie: state == "Z" || state == "X" })
-    })
-    .collect()
+    dir.filter_map(|e| proc_of(e.ok()?.file_name().to_str()?.parse().ok()?)).collect()
+}
+
+fn proc_of(pid: i32) -> Option<Proc> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // the command name may hold spaces and parentheses: fields start after the last ')'
+    let mut rest = stat[stat.rfind(')')? + 1..].split_whitespace();
+    let state = rest.next()?;
+    let ppid = rest.next()?.parse().ok()?;
+    Some(Proc { pid, ppid, zombie: state == "Z" || state == "X" })
 }
 
 /// Every descendant of `root` by parent pid.
@@ -265,11 +300,15 @@ mod tests {
     #[test]
     fn the_process_table_holds_this_process_and_its_parent() {
         let me = std::process::id() as i32;
-        let procs = table();
+        let procs = whole_table();
         let p = procs.iter().find(|p| p.pid == me).expect("this process");
         // SAFETY: getppid has no preconditions.
         assert_eq!(p.ppid, unsafe { libc::getppid() });
         assert!(!p.zombie);
+        let mut child = std::process::Command::new("sleep").arg("5").spawn().expect("sleep");
+        let found = table().iter().any(|p| p.pid == child.id() as i32 && p.ppid == me);
+        let _ = (child.kill(), child.wait());
+        assert!(found, "a child is among this process's descendants");
     }
 
     #[test]
