@@ -224,10 +224,10 @@ impl Tree {
         Tree { entry: format!("{VAR}={value}").into_bytes(), pgid: child }
     }
 
-    /// Ends every process of the run. `polite`: SIGTERM first, and SIGKILL
-    /// only to what is left after `grace` (or as soon as nothing is). The
-    /// run's child is not reaped (the runner waits for it); `child_done`
-    /// tells whether it has exited and been reaped.
+    /// Ends every process of the run: SIGTERM first, and SIGKILL to what is
+    /// left after `grace` (at once if `grace` is zero); returns as soon as
+    /// nothing is left. The run's child is not reaped here (the runner waits
+    /// for it); `child_done` tells whether it has exited and been reaped.
     pub fn end(&self, grace: Duration, child_done: &mut dyn FnMut() -> bool) {
         let child = |done: bool| (!done).then_some(self.pgid);
         let procs = table();
