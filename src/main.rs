@@ -40,6 +40,8 @@ fn dump_tree(args: &Args) -> anyhow::Result<u8> {
 
 fn run(args: Args, quiet: bool, stats_json: Option<&std::path::Path>) -> anyhow::Result<u8> {
     let config = args.into_config()?;
+    // what a test leaves behind is re-parented to hdd, which ends it
+    hdd::oracle::reaper::adopt_orphans();
     let stop = Stop::install()?;
     let summary = session::reduce(&config, stop)?;
     if let Some(path) = stats_json {

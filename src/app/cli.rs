@@ -50,6 +50,21 @@ pub struct Args {
     #[arg(short, long, value_name = "N", help_heading = "Test")]
     pub jobs: Option<usize>,
 
+    /// How long a test that must stop (timeout, cancel, Ctrl-C) gets after
+    /// SIGTERM before SIGKILL (0: SIGKILL at once).
+    #[arg(long, value_name = "DURATION", default_value = "1s", value_parser = parse_grace, help_heading = "Test")]
+    pub kill_grace: Duration,
+
+    /// Run the test through this command, e.g. 'srun -Q --quit-on-interrupt -n1'
+    /// (words split like a shell's; the test and the candidate follow).
+    #[arg(long, value_name = "CMD", help_heading = "Test")]
+    pub launcher: Option<String>,
+
+    /// Make the tests' private directories here (with --launcher: a
+    /// directory shared with the compute nodes) [default: $TMPDIR].
+    #[arg(long, value_name = "DIR", help_heading = "Test")]
+    pub work_dir: Option<PathBuf>,
+
     /// The input's language [default: from the file extension].
     #[arg(short, long, value_name = "LANG", help_heading = "Input and output")]
     pub lang: Option<String>,
@@ -165,6 +180,108 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(secs))
 }
 
+/// Like [`parse_duration`], but "0" (no grace) is allowed.
+fn parse_grace(s: &str) -> Result<Duration, String> {
+    match s.trim().trim_end_matches(['s', 'm']) {
+        "0" | "0.0" => Ok(Duration::ZERO),
+        _ => parse_duration(s),
+    }
+}
+
+/// Splits a command line into words the way a POSIX shell does, without
+/// expansions: blanks separate, `'...'` is literal, `"..."` keeps blanks and
+/// lets a backslash escape `\`, `"`, `$` and `` ` ``, and a backslash outside
+/// quotes escapes any character.
+pub fn split_words(s: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => words.extend(word.take()),
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => w.push(c),
+                        None => return Err("a ' is not closed".into()),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('\\' | '"' | '$' | '`')) => w.push(c),
+                            Some(c) => {
+                                w.push('\\');
+                                w.push(c);
+                            }
+                            None => return Err("a \" is not closed".into()),
+                        },
+                        Some(c) => w.push(c),
+                        None => return Err("a \" is not closed".into()),
+                    }
+                }
+            }
+            '\\' => match chars.next() {
+                Some(c) => word.get_or_insert_with(String::new).push(c),
+                None => return Err("it ends with a \\".into()),
+            },
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    Ok(words)
+}
+
+/// `--launcher`: its words; the first must be a program hdd can run.
+fn check_launcher(cmd: &str) -> Result<Vec<String>> {
+    let bad = |why: String| Fatal::usage(format!("--launcher {cmd:?}: {why}"));
+    let words = split_words(cmd).map_err(bad)?;
+    let Some(first) = words.first() else {
+        return Err(bad("no command given".into()));
+    };
+    let path = Path::new(first);
+    let found = if first.contains('/') {
+        path.is_file().then(|| path.to_path_buf())
+    } else {
+        std::env::var_os("PATH").and_then(|paths| {
+            std::env::split_paths(&paths).map(|d| d.join(first)).find(|p| p.is_file())
+        })
+    };
+    match found {
+        None if first.contains('/') => Err(bad(format!("{first} does not exist"))),
+        None => Err(bad(format!("{first} is not on PATH"))),
+        Some(p) if !executable(&p) => Err(bad(format!("{} is not executable", p.display()))),
+        Some(_) => Ok(words),
+    }
+}
+
+/// `--work-dir`: an existing directory hdd may write into, made absolute.
+fn check_work_dir(dir: &Path) -> Result<PathBuf> {
+    let bad = |why: &str| Fatal::usage(format!("--work-dir {}: {why}", dir.display()));
+    let meta = std::fs::metadata(dir).map_err(|e| bad(&e.to_string()))?;
+    if !meta.is_dir() {
+        return Err(bad("not a directory"));
+    }
+    let c = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes())
+        .map_err(|_| bad("a path with a NUL byte"))?;
+    // SAFETY: a valid NUL-terminated path and plain flags.
+    if unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) } != 0 {
+        return Err(bad("not writable"));
+    }
+    std::path::absolute(dir).map_err(|e| bad(&e.to_string()))
+}
+
+fn executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+}
+
 impl Args {
     /// The language: `--lang`, else the file extension.
     pub fn language(&self) -> Result<&'static LangInfo> {
@@ -223,6 +340,8 @@ impl Args {
         let jobs = self
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let launcher = self.launcher.as_deref().map(check_launcher).transpose()?;
+        let work_dir = self.work_dir.as_deref().map(check_work_dir).transpose()?;
         let progress =
             !self.quiet && (self.progress || std::io::IsTerminal::is_terminal(&std::io::stderr()));
         Ok(Config {
@@ -232,6 +351,9 @@ impl Args {
             lang,
             test,
             timeout: self.timeout,
+            kill_grace: self.kill_grace,
+            launcher: launcher.unwrap_or_default(),
+            work_dir,
             jobs,
             algorithm: match self.algorithm {
                 AlgorithmArg::Hdd => Algorithm::Hdd,
@@ -302,6 +424,19 @@ mod tests {
         assert!(parse_duration("0").is_err());
         assert!(parse_duration("ten").is_err());
         assert!(parse_duration("5d").is_err());
+    }
+
+    #[test]
+    fn launcher_words_split_like_a_shell() {
+        let w = |s: &str| split_words(s);
+        assert_eq!(w("srun -Q  -n1").unwrap(), ["srun", "-Q", "-n1"]);
+        assert_eq!(w("a 'b c' \"d \\\" e\" f\\ g ''").unwrap(), ["a", "b c", "d \" e", "f g", ""]);
+        assert_eq!(w("x'y'\"z\"").unwrap(), ["xyz"]);
+        assert!(w("'open").is_err() && w("\"open").is_err() && w("end\\").is_err());
+        assert!(w("  ").unwrap().is_empty());
+        assert_eq!(parse_grace("0"), Ok(Duration::ZERO));
+        assert_eq!(parse_grace("0s"), Ok(Duration::ZERO));
+        assert_eq!(parse_grace("250ms"), Ok(Duration::from_millis(250)));
     }
 
     #[test]

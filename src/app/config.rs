@@ -17,6 +17,12 @@ pub struct Config {
     /// Absolute path of the test.
     pub test: PathBuf,
     pub timeout: Duration,
+    /// How long a test asked to stop gets before SIGKILL.
+    pub kill_grace: Duration,
+    /// Words put before the test command (`--launcher`); empty: none.
+    pub launcher: Vec<String>,
+    /// Where the private directories go (`--work-dir`), absolute.
+    pub work_dir: Option<PathBuf>,
     pub jobs: usize,
     pub algorithm: Algorithm,
     pub ddmin: Ddmin,

@@ -20,7 +20,7 @@ use super::output::Output;
 use super::progress::Progress;
 use crate::language::{self, Frontend, LangInfo, OrderData};
 use crate::oracle::guard::Guard;
-use crate::oracle::runner::{Outcome, Runner};
+use crate::oracle::runner::{Outcome, Runner, Spec};
 use crate::oracle::stats::Stats;
 use crate::oracle::stop::{Cancel, Stop};
 use crate::oracle::{Evaluator, Settings, Sink, StopReason};
@@ -84,7 +84,15 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     let frontend = config.lang.frontend()?;
     let file_name: OsString =
         config.input.file_name().map(|n| n.to_os_string()).unwrap_or_else(|| "input".into());
-    let runner = Runner::new(config.test.clone(), file_name, config.timeout, stop.clone())?;
+    let spec = Spec {
+        test: config.test.clone(),
+        file_name,
+        timeout: config.timeout,
+        grace: config.kill_grace,
+        launcher: config.launcher.clone(),
+        work_dir: config.work_dir.clone(),
+    };
+    let runner = Runner::new(spec, stop.clone())?;
     let progress = Progress::new(config.progress, config.quiet);
     progress.println(&format!(
         "hdd: checking that {} finds {} interesting",

@@ -6,8 +6,9 @@
 //! - [`dispatch`]: with `-j N`, N candidates of the sequential order in
 //!   flight at once, settled in that order; [`predict`] guesses what
 //!   speculation should assume.
-//! - [`runner`]: the only place that spawns processes; [`stop`]: signals,
-//!   `--max-time` and cancelling a test.
+//! - [`runner`]: the only place that spawns processes; [`reaper`]: finding
+//!   and ending every process of a test; [`scratch`]: the session directory;
+//!   [`stop`]: signals, `--max-time` and cancelling a test.
 //! - [`stats`]: the run's counters.
 //!
 //! [`Evaluator`] implements the reducer core's [`Oracle`] over all of it.
@@ -32,7 +33,9 @@ mod check;
 mod dispatch;
 pub mod guard;
 mod predict;
+pub mod reaper;
 pub mod runner;
+pub mod scratch;
 pub mod stats;
 pub mod stop;
 

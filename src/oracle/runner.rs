@@ -5,17 +5,21 @@
 //! own file name; the test runs with that directory as its working directory
 //! and the candidate's absolute path as its last argument; exit 0 means
 //! interesting, anything else (another code, a signal, a timeout) means not.
+//! With a launcher (`--launcher 'srun -n1'`) the test command is prefixed by
+//! it; nothing else changes.
 //!
-//! Each run gets its own process group, killed as a whole on timeout, on
-//! cancellation and on interrupt, and after the test exits (so nothing it left
-//! in the background outlives it). `TMPDIR` points into the run's private
-//! directory, stdin is empty, and the test's output goes nowhere (or, for the
-//! first run, into a file so a failure can be shown), so a chatty test never
-//! blocks. The run directory is removed after each run, and the session
-//! directory when the runner is dropped.
+//! Each run gets its own process group and a mark in its environment, and
+//! its whole process tree is ended ([`reaper`](super::reaper)) on timeout,
+//! on cancellation and on interrupt (SIGTERM first, SIGKILL after the grace
+//! period), and after the test exits (so nothing it left in the background
+//! outlives it). `TMPDIR` points into the run's private directory, stdin is
+//! empty, and the test's output goes nowhere (or, for the first run, into a
+//! file so a failure can be shown), so a chatty test never blocks. The run
+//! directory is removed after each run, and the session directory
+//! ([`scratch`](super::scratch)) when the runner is dropped.
 
 use std::ffi::OsString;
-use std::fs;
+use std::fs::{self, File};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -25,7 +29,25 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
+use super::reaper::{self, Registry, Tree};
+use super::scratch;
 use super::stop::{Cancel, Stop};
+
+/// What to run, and how.
+#[derive(Debug, Clone)]
+pub struct Spec {
+    /// The test, an absolute path.
+    pub test: PathBuf,
+    /// The input's own file name: the candidate's name.
+    pub file_name: OsString,
+    pub timeout: Duration,
+    /// How long a test asked to stop (SIGTERM) gets before SIGKILL.
+    pub grace: Duration,
+    /// Words put before the test command (`srun -n1`); empty: none.
+    pub launcher: Vec<String>,
+    /// Where the session directory goes [default: `$TMPDIR`].
+    pub work_dir: Option<PathBuf>,
+}
 
 /// How one run of the test ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,34 +134,29 @@ impl Tail {
 /// Runs the test; shared by every worker.
 #[derive(Debug)]
 pub struct Runner {
-    test: PathBuf,
+    spec: Spec,
     /// Run the test through `/bin/sh` (a script without a `#!` line).
     via_shell: AtomicBool,
-    file_name: OsString,
-    timeout: Duration,
     root: tempfile::TempDir,
+    /// What marks this runner's processes: `PID.` then the run's number.
+    mark: String,
     stop: Arc<Stop>,
     runs: AtomicU64,
 }
 
 impl Runner {
-    /// `test` must be an absolute path; `file_name` is the input's own name.
-    pub fn new(
-        test: PathBuf,
-        file_name: OsString,
-        timeout: Duration,
-        stop: Arc<Stop>,
-    ) -> Result<Runner> {
-        let root = tempfile::Builder::new()
-            .prefix("hdd-")
-            .tempdir()
-            .context("cannot create a temporary directory")?;
+    /// Makes the session directory (removing stale ones next to it).
+    pub fn new(spec: Spec, stop: Arc<Stop>) -> Result<Runner> {
+        let root = scratch::session_dir(spec.work_dir.as_deref())?;
+        // a launcher cannot tell hdd that the test lacks a #! line: look
+        let via_shell = !spec.launcher.is_empty() && !has_interpreter(&spec.test);
+        let name = root.path().file_name().map(|n| n.to_string_lossy().into_owned());
+        let mark = format!("{}.{}.", std::process::id(), name.unwrap_or_default());
         Ok(Runner {
-            test,
-            via_shell: AtomicBool::new(false),
-            file_name,
-            timeout,
+            spec,
+            via_shell: AtomicBool::new(via_shell),
             root,
+            mark,
             stop,
             runs: AtomicU64::new(0),
         })
@@ -168,7 +185,7 @@ impl Runner {
     fn run_with(&self, bytes: &[u8], capture: bool, cancel: Option<&Cancel>) -> Result<Report> {
         let n = self.runs.fetch_add(1, Ordering::Relaxed);
         let dir = self.root.path().join(format!("run{n}"));
-        let result = self.run_in(&dir, bytes, capture, cancel);
+        let result = self.run_in(&dir, n, bytes, capture, cancel);
         let _ = fs::remove_dir_all(&dir);
         result
     }
@@ -176,6 +193,7 @@ impl Runner {
     fn run_in(
         &self,
         dir: &Path,
+        n: u64,
         bytes: &[u8],
         capture: bool,
         cancel: Option<&Cancel>,
@@ -184,7 +202,7 @@ impl Runner {
         let tmp = dir.join("tmp");
         fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
         fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-        let candidate = work.join(&self.file_name);
+        let candidate = work.join(&self.spec.file_name);
         fs::write(&candidate, bytes)
             .with_context(|| format!("cannot write {}", candidate.display()))?;
         let (tail, writer) = match capture {
@@ -196,8 +214,11 @@ impl Runner {
         };
 
         let started = Instant::now();
-        let mut child = self.spawn(&candidate, &work, &tmp, writer)?;
-        let outcome = self.wait(&mut child, started, cancel);
+        let mark = format!("{}{n}", self.mark);
+        let mut child = self.spawn(&candidate, &work, &tmp, &mark, writer)?;
+        let tree = Tree::new(&mark, child.id() as i32);
+        let outcome = self.wait(&mut child, &tree, started, cancel);
+        Registry::remove(child.id() as i32);
         let output = tail.map(Tail::take);
         Ok(Report { outcome: outcome?, elapsed: started.elapsed(), output })
     }
@@ -207,18 +228,21 @@ impl Runner {
         candidate: &Path,
         cwd: &Path,
         tmp: &Path,
+        mark: &str,
         output: Option<std::io::PipeWriter>,
     ) -> Result<Child> {
+        let test = &self.spec.test;
+        let launcher = &self.spec.launcher;
         loop {
             let shell = self.via_shell.load(Ordering::Relaxed);
-            let mut cmd = if shell {
-                let mut c = Command::new("/bin/sh");
-                c.arg(&self.test);
-                c
-            } else {
-                Command::new(&self.test)
-            };
-            cmd.arg(candidate).current_dir(cwd).env("TMPDIR", tmp).stdin(Stdio::null());
+            let mut words: Vec<&std::ffi::OsStr> = launcher.iter().map(|w| w.as_ref()).collect();
+            if shell {
+                words.push("/bin/sh".as_ref());
+            }
+            words.push(test.as_os_str());
+            let mut cmd = Command::new(words[0]);
+            cmd.args(&words[1..]).arg(candidate).current_dir(cwd).stdin(Stdio::null());
+            cmd.env("TMPDIR", tmp).env(reaper::VAR, mark);
             match &output {
                 Some(w) => {
                     let dup = || w.try_clone().context("cannot duplicate a pipe");
@@ -229,47 +253,56 @@ impl Runner {
                 }
             }
             cmd.process_group(0);
+            // the test dies with us, even if we are killed with SIGKILL; a
+            // launcher gets SIGTERM, which srun turns into cancelling its step
+            // (SIGKILL would leave the step running on its node)
+            let death = if launcher.is_empty() { libc::SIGKILL } else { libc::SIGTERM };
             #[cfg(target_os = "linux")]
             // SAFETY: prctl is async-signal-safe and touches no memory of ours.
             unsafe {
-                cmd.pre_exec(|| {
-                    // the test dies with us, even if we are killed with SIGKILL
-                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                cmd.pre_exec(move || {
+                    libc::prctl(libc::PR_SET_PDEATHSIG, death);
                     Ok(())
                 });
             }
+            // no orphan sweep may reap the child before it is registered
+            let mut registry = Registry::lock();
             match cmd.spawn() {
-                Ok(child) => return Ok(child),
+                Ok(child) => {
+                    Registry::add(&mut registry, child.id() as i32);
+                    return Ok(child);
+                }
                 Err(e) if e.raw_os_error() == Some(libc::ENOEXEC) && !shell => {
                     // a script without a #! line: run it the way a shell would
                     self.via_shell.store(true, Ordering::Relaxed);
                 }
                 Err(e) => {
+                    let what = words.iter().map(|w| w.to_string_lossy()).collect::<Vec<_>>();
                     return Err(e)
-                        .with_context(|| format!("cannot run the test {}", self.test.display()))
+                        .with_context(|| format!("cannot run the test ({})", what.join(" ")));
                 }
             }
         }
     }
 
     /// Waits for the test to exit, for the timeout, for a stop or a cancel,
-    /// whichever comes first; then kills the test's process group.
+    /// whichever comes first; then ends the test's whole process tree.
     fn wait(
         &self,
         child: &mut Child,
+        tree: &Tree,
         started: Instant,
         cancel: Option<&Cancel>,
     ) -> Result<Outcome> {
-        let pgid = child.id() as i32;
         let pidfd = pidfd_open(child.id());
-        let deadline = started + self.timeout;
+        let deadline = started + self.spec.timeout;
         let mut nap = Duration::from_micros(50);
         let outcome = loop {
             if self.stop.is_set() || cancel.is_some_and(Cancel::is_set) {
                 break Outcome::Cancelled;
             }
             if let Some(status) = child.try_wait().context("cannot wait for the test")? {
-                kill_group(pgid);
+                tree.end(self.spec.grace, &mut || true);
                 return Ok(outcome_of(status));
             }
             let now = Instant::now();
@@ -296,10 +329,25 @@ impl Runner {
                 }
             }
         };
-        kill_group(pgid);
+        tree.end(self.spec.grace, &mut || child.try_wait().is_ok_and(|s| s.is_some()));
         let _ = child.wait();
         Ok(outcome)
     }
+}
+
+impl Drop for Runner {
+    fn drop(&mut self) {
+        // whatever a run left (a test that was never waited for): nothing outlives hdd
+        reaper::end_all(&self.mark);
+    }
+}
+
+/// Whether `path` starts with `#!` or is an ELF binary: something the kernel
+/// runs by itself, not a script for `/bin/sh`.
+fn has_interpreter(path: &Path) -> bool {
+    let mut head = [0u8; 4];
+    let n = File::open(path).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
+    head[..n].starts_with(b"#!") || head[..n].starts_with(b"\x7fELF")
 }
 
 fn outcome_of(status: ExitStatus) -> Outcome {
@@ -309,11 +357,6 @@ fn outcome_of(status: ExitStatus) -> Outcome {
         (None, Some(s)) => Outcome::Signal(s),
         (None, None) => Outcome::Exit(-1),
     }
-}
-
-fn kill_group(pgid: i32) {
-    // SAFETY: plain syscall; a group that is already gone gives ESRCH, ignored.
-    unsafe { libc::kill(-pgid, libc::SIGKILL) };
 }
 
 /// A descriptor that becomes readable when the process exits (Linux 5.3+).

@@ -162,6 +162,28 @@ fn a_result_that_is_empty_gets_a_warning() {
     assert!(stderr(&out).contains("the result is empty"), "{}", stderr(&out));
 }
 
+#[test]
+fn a_bad_launcher_or_work_dir_is_one_usage_error_line() {
+    let (dir, input, test) = setup();
+    let file = dir.path().join("plain");
+    fs::write(&file, "x").expect("write");
+    let cases: &[(&[&str], &str)] = &[
+        (&["--launcher", "no-such-launcher-hdd -n1"], "no-such-launcher-hdd is not on PATH"),
+        (&["--launcher", "srun 'unclosed"], "a ' is not closed"),
+        (&["--launcher", "  "], "no command given"),
+        (&["--launcher", "/nonexistent/srun"], "/nonexistent/srun does not exist"),
+        (&["--work-dir", "/nonexistent/hdd-work"], "--work-dir /nonexistent/hdd-work"),
+        (&["--work-dir", file.to_str().expect("utf-8")], "not a directory"),
+    ];
+    for (args, says) in cases {
+        let out = run(hdd().arg("-t").arg(&test).arg(&input).args(*args));
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("hdd: error: ") && err.contains(says), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
 /// Runs hdd on `setup()`'s input with `-o out` and extra arguments; returns
 /// the output, after checking it is a one-line usage error.
 fn refused(args: &[&std::ffi::OsStr]) -> String {

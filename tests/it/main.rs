@@ -3,7 +3,8 @@
 //! - `cli`: what a user sees for good and bad command lines (exit codes,
 //!   messages, the input left alone, `--in-place`, `--stats-json`).
 //! - `runner`: the test contract (working directory, file name, `TMPDIR`),
-//!   timeouts, process groups, Ctrl-C.
+//!   launchers and work dirs, timeouts, process trees, Ctrl-C, stale
+//!   session directories.
 //! - `roundtrip`: every corpus file parses and unparses to itself.
 //! - `reduce`: small end-to-end reductions whose results are checked exactly,
 //!   one directory of data per case (`tests/data/reduce/`).
@@ -12,6 +13,8 @@
 //! - `parallel`: `-j1` and `-j4` give the same result.
 //! - `tidy`: the rules of the codebase no compiler checks (layers, the
 //!   registry's rows, documented grammar data, the code map).
+//! - `slurm`: tests as Slurm job steps (`--launcher srun ...`) on a private
+//!   one-node cluster: the local result, and no step left behind.
 //!
 //! Shared here: running the binary, scratch directories, [`Case`] (the one
 //! reader of `corpora/<lang>/<case>/case.env`), [`in_parallel`] for tests
@@ -28,6 +31,7 @@ mod roundtrip;
 #[allow(dead_code)] // the integration tests draw only some kinds of numbers
 mod rng;
 mod runner;
+mod slurm;
 mod tidy;
 
 use std::collections::HashSet;

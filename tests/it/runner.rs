@@ -1,5 +1,7 @@
-//! Running the user's test: the contract a script relies on, timeouts that
-//! kill whole process groups, chatty tests, and Ctrl-C.
+//! Running the user's test: the contract a script relies on (also through a
+//! launcher, in a work dir), timeouts and Ctrl-C that end the test's whole
+//! process tree (also what left its group: `timeout`, `setsid`, `nohup`),
+//! chatty tests, and session directories of killed runs.
 
 use std::fs;
 use std::path::Path;
@@ -161,6 +163,183 @@ fn max_time_ends_the_run_with_the_best_so_far_and_exit_0() {
     assert!(stderr(&out).contains("stopped by --max-time"), "{}", stderr(&out));
     let result = fs::read_to_string(dir.path().join("data.reduced.json")).expect("result");
     assert!(result.contains("needle"), "{result}");
+}
+
+/// Ways a test can start a process outside its own process group, or one
+/// that outlives it: each records the escaped process's pid in a file (the
+/// process itself, or the script for the last) and sleeps long. `{pids}` is
+/// replaced by the file.
+const ESCAPES: &[(&str, &str)] = &[
+    // timeout(1) moves itself into a new process group
+    ("timeout", "timeout 30 sh -c 'echo $$ >> {pids}; exec sleep 60'"),
+    // a new session
+    ("setsid", "setsid sh -c 'echo $$ >> {pids}; exec sleep 60'"),
+    // in the background, immune to hangups, outliving the script
+    ("nohup", "nohup sh -c 'echo $$ >> {pids}; exec sleep 60' >/dev/null 2>&1 &\nsleep 60"),
+    // in the background and in a new session, while the script exits at once
+    ("setsid-and-exit", "setsid sleep 60 >/dev/null 2>&1 &\necho $! >> {pids}"),
+];
+
+/// A test that finds a candidate interesting iff it holds "needle", and
+/// runs `escape` first unless it also holds "hay": most candidates leave a
+/// process behind (or hang until their timeout).
+fn escaping_test(dir: &Path, name: &str, escape: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let pids = dir.join(format!("{name}.pids"));
+    let escape = escape.replace("{pids}", &pids.display().to_string());
+    let test = script(
+        &dir.join(format!("{name}.sh")),
+        &format!(
+            "grep -q needle \"$1\" || exit 1\nif ! grep -q hay \"$1\"; then\n{escape}\nfi\nexit 0"
+        ),
+    );
+    (test, pids)
+}
+
+/// The recorded processes still alive (zombies are dead), after a moment.
+fn survivors(pids: &Path) -> Vec<i32> {
+    std::thread::sleep(Duration::from_millis(200));
+    let text = fs::read_to_string(pids).unwrap_or_default();
+    text.lines().filter_map(|l| l.trim().parse().ok()).filter(|&p| alive(p)).collect()
+}
+
+#[test]
+fn processes_that_leave_the_group_do_not_outlive_their_test() {
+    let dir = scratch();
+    let input = dir.path().join("data.json");
+    fs::write(&input, "[\"needle\", \"hay\", [1, 2], \"x\"]\n").expect("write");
+    for (name, escape) in ESCAPES {
+        let (test, pids) = escaping_test(dir.path(), name, escape);
+        let out = run(hdd().arg("-t").arg(&test).arg(&input).args(["--timeout", "1s", "-j2"]));
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        let started = fs::read_to_string(&pids).unwrap_or_default().lines().count();
+        assert!(started > 0, "{name}: the test never started its process");
+        let left = survivors(&pids);
+        assert!(
+            left.is_empty(),
+            "{name}: {} of {started} processes survived: {left:?}",
+            left.len()
+        );
+    }
+}
+
+#[test]
+fn processes_that_leave_the_group_do_not_outlive_ctrl_c() {
+    let dir = scratch();
+    let input = dir.path().join("data.json");
+    fs::write(&input, "[\"needle\", \"hay\", [1, 2], \"x\"]\n").expect("write");
+    // the ones that hang until stopped (the last ends its test at once)
+    for (name, escape) in &ESCAPES[..3] {
+        let (test, pids) = escaping_test(dir.path(), name, escape);
+        let mut child = hdd()
+            .arg("-t")
+            .arg(&test)
+            .arg(&input)
+            .args(["--timeout", "60s", "-j2"])
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn");
+        let waiting = Instant::now();
+        while fs::read_to_string(&pids).unwrap_or_default().lines().count() < 1 {
+            assert!(waiting.elapsed() < Duration::from_secs(60), "{name}: no test started");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        // SAFETY: sending a signal to our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        let stopped = Instant::now();
+        let status = child.wait().expect("wait");
+        assert!(stopped.elapsed() < Duration::from_secs(5), "{name}: took {:?}", stopped.elapsed());
+        assert_eq!(status.code(), Some(130), "{name}");
+        let left = survivors(&pids);
+        assert!(left.is_empty(), "{name}: processes survived Ctrl-C: {left:?}");
+    }
+}
+
+#[test]
+fn a_launcher_runs_the_test_under_the_same_contract_in_the_work_dir() {
+    let dir = scratch();
+    let input = dir.path().join("data.json");
+    fs::write(&input, JSON).expect("write");
+    let work = dir.path().join("shared");
+    fs::create_dir(&work).expect("mkdir");
+    let log = dir.path().join("log");
+    // a launcher that notes what it was asked to run, then runs it
+    let launcher = script(
+        &dir.path().join("launch"),
+        &format!("echo \"$# $1 $2 $(pwd) $TMPDIR\" >> {}\nexec \"$@\"", log.display()),
+    );
+    let test =
+        script(&dir.path().join("t.sh"), "grep -q needle data.json && grep -q needle \"$1\"");
+    let (local_out, launched_out) =
+        (dir.path().join("local.json"), dir.path().join("launched.json"));
+    let local = run(hdd().arg("-t").arg(&test).arg(&input).arg("-o").arg(&local_out).arg("-j2"));
+    assert!(local.status.success(), "{}", stderr(&local));
+    let out = run(hdd()
+        .arg("-t")
+        .arg(&test)
+        .arg(&input)
+        .arg("-o")
+        .arg(&launched_out)
+        .args(["-j2", "--launcher"])
+        .arg(format!("{} ", launcher.display()))
+        .arg("--work-dir")
+        .arg(&work));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(fs::read(&launched_out).expect("result"), fs::read(&local_out).expect("result"));
+    let log = fs::read_to_string(&log).expect("log");
+    let work = work.to_str().expect("utf-8");
+    for line in log.lines() {
+        let w: Vec<&str> = line.split(' ').collect();
+        assert_eq!(w[0], "2", "the test and the candidate: {line}");
+        assert_eq!(w[1], test.to_str().expect("utf-8"));
+        assert_eq!(w[2], format!("{}/data.json", w[3]), "{line}");
+        assert!(w[3].starts_with(work) && w[4].starts_with(work), "{line}");
+    }
+    assert!(log.lines().count() > 3, "{log}");
+    // the session directory is gone with the run
+    assert_eq!(fs::read_dir(work).expect("work dir").count(), 0);
+}
+
+#[test]
+fn a_session_directory_left_by_a_killed_run_is_removed_by_the_next() {
+    let dir = scratch();
+    let tmp = dir.path().join("tmp");
+    fs::create_dir(&tmp).expect("mkdir");
+    let input = dir.path().join("data.json");
+    fs::write(&input, JSON).expect("write");
+    let slow = script(&dir.path().join("slow.sh"), "sleep 0.3\ngrep -q needle \"$1\"");
+    let mut child = hdd()
+        .arg("-t")
+        .arg(&slow)
+        .arg(&input)
+        .env("TMPDIR", &tmp)
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let waiting = Instant::now();
+    while fs::read_dir(&tmp).expect("tmp").count() == 0 {
+        assert!(waiting.elapsed() < Duration::from_secs(30), "no session directory");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    child.kill().expect("SIGKILL");
+    child.wait().expect("wait");
+    let left: Vec<_> = fs::read_dir(&tmp).expect("tmp").flatten().map(|e| e.path()).collect();
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert!(left[0].join("owner").is_file(), "{left:?}");
+    // a directory that is not hdd's, or has no owner, is left alone
+    fs::create_dir(tmp.join("hdd-no-owner")).expect("mkdir");
+    fs::create_dir(tmp.join("other")).expect("mkdir");
+    let quick = script(&dir.path().join("quick.sh"), "grep -q needle \"$1\"");
+    let out = run(hdd().arg("-t").arg(&quick).arg(&input).env("TMPDIR", &tmp));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut names: Vec<String> = fs::read_dir(&tmp)
+        .expect("tmp")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["hdd-no-owner", "other"]);
 }
 
 #[test]

@@ -1,0 +1,350 @@
+//! Every process a test starts, found and ended: the test's whole process
+//! tree, not only its process group.
+//!
+//! A test may leave its group (`timeout(1)` moves into a group of its own,
+//! `setsid cmd` into a new session, `nohup cmd &` outlives the script). So:
+//!
+//! - hdd is a *child subreaper* ([`adopt_orphans`]): a process whose parent
+//!   dies is re-parented to hdd, not to init, and so stays in hdd's tree;
+//! - each run is marked by an environment variable ([`VAR`]`=`run id) that
+//!   every descendant inherits; the members of a run ([`members`]) are hdd's
+//!   descendants that carry its mark, plus everything under the run's child
+//!   by parent pid (for a descendant that cleared its environment);
+//! - [`Tree::end`] asks them to stop (SIGTERM: `srun` then cancels its
+//!   remote step), waits a grace period, and SIGKILLs what is left;
+//! - orphans that die as children of hdd are reaped here ([`reap_orphans`]),
+//!   never a test child the runner waits for: those are in [`Registry`],
+//!   and spawning one and reaping orphans exclude each other.
+
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// The environment variable that marks the processes of one run.
+pub const VAR: &str = "HDD_RUN";
+
+/// Whether hdd is a child subreaper (and so must reap orphans).
+static ADOPTING: AtomicBool = AtomicBool::new(false);
+
+/// Makes this process a child subreaper, so that the processes a test
+/// leaves behind stay in hdd's tree. Returns whether that worked (Linux).
+pub fn adopt_orphans() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: plain prctl call with integer arguments.
+        let ok = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } == 0;
+        ADOPTING.store(ok, Ordering::SeqCst);
+        ok
+    }
+    #[cfg(not(target_os = "linux"))]
+    false
+}
+
+/// The test children the runner is waiting for: never reaped here.
+#[derive(Debug)]
+pub struct Registry;
+
+static CHILDREN: Mutex<Option<HashSet<i32>>> = Mutex::new(None);
+
+impl Registry {
+    /// Holds the registry: spawn a test child and [`Registry::add`] it while
+    /// holding this, so that no orphan sweep takes it for an orphan.
+    pub fn lock() -> MutexGuard<'static, Option<HashSet<i32>>> {
+        CHILDREN.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn add(guard: &mut MutexGuard<'static, Option<HashSet<i32>>>, pid: i32) {
+        guard.get_or_insert_with(HashSet::new).insert(pid);
+    }
+
+    /// Forgets a test child once the runner has reaped it.
+    pub fn remove(pid: i32) {
+        if let Some(set) = Registry::lock().as_mut() {
+            set.remove(&pid);
+        }
+    }
+}
+
+/// One entry of the process table.
+#[derive(Clone, Copy, Debug)]
+struct Proc {
+    pid: i32,
+    ppid: i32,
+    zombie: bool,
+}
+
+/// hdd's descendants (all the processes this module cares about), from
+/// `/proc/PID/task/TID/children`; the whole process table where the kernel
+/// lacks those files. Reading a few files per descendant instead of one per
+/// process on the machine keeps the check after every test cheap.
+fn table() -> Vec<Proc> {
+    let me = std::process::id() as i32;
+    let Some(mut todo) = children(me) else { return whole_table() };
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    while let Some(pid) = todo.pop() {
+        if !seen.insert(pid) {
+            continue;
+        }
+        if let Some(p) = proc_of(pid) {
+            out.push(p);
+            todo.extend(children(pid).unwrap_or_default());
+        }
+    }
+    out
+}
+
+/// The children of every thread of `pid`; `None` if the kernel does not say.
+fn children(pid: i32) -> Option<Vec<i32>> {
+    let mut out = Vec::new();
+    let mut any = false;
+    for task in fs::read_dir(format!("/proc/{pid}/task")).ok()?.flatten() {
+        let path = task.path().join("children");
+        if let Ok(text) = fs::read_to_string(&path) {
+            any = true;
+            out.extend(text.split_whitespace().filter_map(|w| w.parse::<i32>().ok()));
+        }
+    }
+    any.then_some(out)
+}
+
+/// Every process, from `/proc/PID/stat`.
+fn whole_table() -> Vec<Proc> {
+    let Ok(dir) = fs::read_dir("/proc") else { return Vec::new() };
+    dir.filter_map(|e| proc_of(e.ok()?.file_name().to_str()?.parse().ok()?)).collect()
+}
+
+fn proc_of(pid: i32) -> Option<Proc> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // the command name may hold spaces and parentheses: fields start after the last ')'
+    let mut rest = stat[stat.rfind(')')? + 1..].split_whitespace();
+    let state = rest.next()?;
+    let ppid = rest.next()?.parse().ok()?;
+    Some(Proc { pid, ppid, zombie: state == "Z" || state == "X" })
+}
+
+/// Every descendant of `root` by parent pid.
+fn descendants(procs: &[Proc], root: i32) -> Vec<Proc> {
+    let mut children: HashMap<i32, Vec<Proc>> = HashMap::new();
+    for p in procs {
+        children.entry(p.ppid).or_default().push(*p);
+    }
+    let mut out = Vec::new();
+    let mut todo = vec![root];
+    while let Some(pid) = todo.pop() {
+        for c in children.get(&pid).into_iter().flatten() {
+            out.push(*c);
+            todo.push(c.pid);
+        }
+    }
+    out
+}
+
+/// Whether process `pid`'s environment holds `entry` (`VAR=value`).
+fn carries(pid: i32, entry: &[u8]) -> bool {
+    fs::read(format!("/proc/{pid}/environ"))
+        .is_ok_and(|env| env.split(|&b| b == 0).any(|e| e == entry))
+}
+
+/// Whether `pid`'s environment has a `VAR=` entry starting with `prefix`.
+fn carries_prefix(pid: i32, prefix: &[u8]) -> bool {
+    fs::read(format!("/proc/{pid}/environ"))
+        .is_ok_and(|env| env.split(|&b| b == 0).any(|e| e.starts_with(prefix)))
+}
+
+/// The living processes of a run: hdd's descendants whose environment holds
+/// `entry`, and the descendants of `child` (and `child` itself, if alive).
+fn members(entry: &[u8], child: Option<i32>) -> Vec<i32> {
+    members_in(&table(), entry, child)
+}
+
+fn members_in(procs: &[Proc], entry: &[u8], child: Option<i32>) -> Vec<i32> {
+    let me = std::process::id() as i32;
+    let mut found: HashSet<i32> = HashSet::new();
+    if let Some(c) = child {
+        if procs.iter().any(|p| p.pid == c && !p.zombie) {
+            found.insert(c);
+        }
+        found.extend(descendants(procs, c).iter().filter(|p| !p.zombie).map(|p| p.pid));
+    }
+    for p in descendants(procs, me) {
+        if !p.zombie && !found.contains(&p.pid) && carries(p.pid, entry) {
+            found.insert(p.pid);
+        }
+    }
+    found.into_iter().collect()
+}
+
+fn signal(pids: &[i32], sig: i32) {
+    for &pid in pids {
+        // SAFETY: plain syscall; a process that is gone gives ESRCH, ignored.
+        unsafe { libc::kill(pid, sig) };
+    }
+}
+
+/// Reaps the orphans re-parented to hdd that have exited: every zombie child
+/// of hdd that is not a registered test child. Does nothing unless hdd is a
+/// subreaper (the orphans then belong to init).
+pub fn reap_orphans() {
+    if ADOPTING.load(Ordering::SeqCst) {
+        reap_in(&table());
+    }
+}
+
+fn reap_in(procs: &[Proc]) {
+    if !ADOPTING.load(Ordering::SeqCst) {
+        return;
+    }
+    let me = std::process::id() as i32;
+    let registry = Registry::lock();
+    for p in procs {
+        let ours = registry.as_ref().is_some_and(|set| set.contains(&p.pid));
+        if p.ppid == me && p.zombie && !ours {
+            let mut status = 0;
+            // SAFETY: waiting for one specific child that has exited; never blocks.
+            unsafe { libc::waitpid(p.pid, &mut status, libc::WNOHANG) };
+        }
+    }
+}
+
+/// The processes of one run: its mark and, while it lives, its first process.
+#[derive(Debug)]
+pub struct Tree {
+    /// `VAR=value`, as it appears in `/proc/PID/environ`.
+    entry: Vec<u8>,
+    /// The process group the run's child leads.
+    pgid: i32,
+}
+
+impl Tree {
+    /// The run whose child is `child` (a process group leader), marked `value`.
+    pub fn new(value: &str, child: i32) -> Tree {
+        Tree { entry: format!("{VAR}={value}").into_bytes(), pgid: child }
+    }
+
+    /// Ends every process of the run: SIGTERM first, and SIGKILL to what is
+    /// left after `grace` (at once if `grace` is zero); returns as soon as
+    /// nothing is left. The run's child is not reaped here (the runner waits
+    /// for it); `child_done` tells whether it has exited and been reaped.
+    pub fn end(&self, grace: Duration, child_done: &mut dyn FnMut() -> bool) {
+        let child = |done: bool| (!done).then_some(self.pgid);
+        let procs = table();
+        // orphans that exited on their own since the last run ended
+        reap_in(&procs);
+        let mut left = members_in(&procs, &self.entry, child(child_done()));
+        if left.is_empty() {
+            return;
+        }
+        if !grace.is_zero() {
+            self.signal_all(&left, libc::SIGTERM);
+            let until = Instant::now() + grace;
+            let mut nap = Duration::from_millis(1);
+            while Instant::now() < until {
+                std::thread::sleep(nap.min(until.saturating_duration_since(Instant::now())));
+                nap = (nap * 2).min(Duration::from_millis(20));
+                left = members(&self.entry, child(child_done()));
+                if left.is_empty() {
+                    reap_orphans();
+                    return;
+                }
+            }
+        }
+        // SIGKILLed processes cannot fork again: a few rounds catch them all
+        for _ in 0..50 {
+            self.signal_all(&left, libc::SIGKILL);
+            reap_orphans();
+            left = members(&self.entry, child(child_done()));
+            if left.is_empty() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        reap_orphans();
+    }
+
+    fn signal_all(&self, pids: &[i32], sig: i32) {
+        // SAFETY: plain syscall; a group that is already gone gives ESRCH.
+        unsafe { libc::kill(-self.pgid, sig) };
+        signal(pids, sig);
+    }
+}
+
+/// Ends every process left by any run of this hdd whose mark starts with
+/// `prefix` (at exit: nothing may outlive hdd).
+pub fn end_all(prefix: &str) {
+    let entry = format!("{VAR}={prefix}").into_bytes();
+    let me = std::process::id() as i32;
+    for _ in 0..50 {
+        let procs = table();
+        let left: Vec<i32> = descendants(&procs, me)
+            .iter()
+            .filter(|p| !p.zombie && carries_prefix(p.pid, &entry))
+            .map(|p| p.pid)
+            .collect();
+        if left.is_empty() {
+            break;
+        }
+        signal(&left, libc::SIGKILL);
+        reap_orphans();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    reap_orphans();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_process_table_holds_this_process_and_its_parent() {
+        let me = std::process::id() as i32;
+        let procs = whole_table();
+        let p = procs.iter().find(|p| p.pid == me).expect("this process");
+        // SAFETY: getppid has no preconditions.
+        assert_eq!(p.ppid, unsafe { libc::getppid() });
+        assert!(!p.zombie);
+        let mut child = std::process::Command::new("sleep").arg("5").spawn().expect("sleep");
+        let found = table().iter().any(|p| p.pid == child.id() as i32 && p.ppid == me);
+        let _ = (child.kill(), child.wait());
+        assert!(found, "a child is among this process's descendants");
+    }
+
+    #[test]
+    fn a_run_is_found_by_its_mark_and_ended_whole() {
+        use std::os::unix::process::CommandExt;
+        use std::process::{Command, Stdio};
+        let value = format!("unit-{}", std::process::id());
+        // a background sleep in a new session: outside the shell's group
+        let mut sh = Command::new("/bin/sh")
+            .args(["-c", "setsid sleep 30 & echo $!; wait"])
+            .env(VAR, &value)
+            .stdout(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .expect("sh");
+        let mut line = String::new();
+        let mut out = std::io::BufReader::new(sh.stdout.take().expect("stdout"));
+        std::io::BufRead::read_line(&mut out, &mut line).expect("read");
+        let sleep: i32 = line.trim().parse().expect("pid");
+        let entry = format!("{VAR}={value}").into_bytes();
+        let found = members(&entry, Some(sh.id() as i32));
+        assert!(found.contains(&sleep) && found.contains(&(sh.id() as i32)), "{found:?}");
+        let tree = Tree::new(&value, sh.id() as i32);
+        tree.end(Duration::ZERO, &mut || false);
+        let status = sh.wait().expect("wait");
+        assert!(!status.success());
+        let gone = |pid: i32| {
+            fs::read_to_string(format!("/proc/{pid}/stat"))
+                .map_or(true, |s| s[s.rfind(')').unwrap() + 1..].trim_start().starts_with('Z'))
+        };
+        // SIGKILL is delivered, but dying takes a moment
+        let waiting = Instant::now();
+        while !gone(sleep) && waiting.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(gone(sleep), "the sleep outlived its run");
+        assert!(members(&entry, None).is_empty());
+    }
+}
