@@ -4,15 +4,13 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
-use hdd::app::cli::Args;
+use hdd::app::cli::{self, Args};
 use hdd::app::error::{code_of, exit};
 use hdd::app::session::{self, Ended, Summary};
 use hdd::oracle::stop::Stop;
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let args = cli::parse();
     let quiet = args.quiet;
     let stats_json = args.stats_json.clone();
     let result =

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Result;
-use clap::{Parser, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 
 use super::config::Config;
 use super::error::Fatal;
@@ -50,7 +50,8 @@ pub struct Args {
     #[arg(short, long, value_name = "N", help_heading = "Test")]
     pub jobs: Option<usize>,
 
-    /// The input's language [default: from the file extension].
+    /// The input's language [default: from the file extension]. The help
+    /// lists the names from the registry (see [`command`]).
     #[arg(short, long, value_name = "LANG", help_heading = "Input and output")]
     pub lang: Option<String>,
 
@@ -70,8 +71,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = DdminArg::Adaptive, help_heading = "Algorithm")]
     pub ddmin: DdminArg,
 
-    /// The order in which the nodes of a level are tried [default: backward
-    /// for C and JavaScript, forward for JSON and XML].
+    /// The order in which the nodes of a level are tried [default: the
+    /// language's own]. The help lists each language's (see [`command`]).
     #[arg(long, value_enum, help_heading = "Algorithm")]
     pub order: Option<OrderArg>,
 
@@ -139,6 +140,40 @@ pub enum DdminArg {
     Classic,
     /// The largest deletable block at each index, found by probing.
     Adaptive,
+}
+
+/// The command line, with the help texts that come from the language
+/// registry: the `--lang` names and each language's default `--order`.
+pub fn command() -> clap::Command {
+    let lang =
+        format!("The input's language: {} [default: from the file extension]", language::names());
+    Args::command().mut_arg("lang", |a| a.help(lang)).mut_arg("order", |a| a.help(order_help()))
+}
+
+/// Parses the process's arguments; on a bad command line, prints clap's
+/// message and exits (code 2), as `Args::parse` would.
+pub fn parse() -> Args {
+    Args::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit())
+}
+
+/// "... [default: backward for c, js; forward for json, xml, text]", from
+/// each language's grammar data.
+fn order_help() -> String {
+    let (mut forward, mut backward) = (Vec::new(), Vec::new());
+    for info in language::LANGUAGES {
+        let data = language::grammar::GrammarData::parse(info.grammar.0, info.grammar.1);
+        match data.map(|d| d.order) {
+            Ok(language::OrderData::Backward) => backward.push(info.name),
+            _ => forward.push(info.name),
+        }
+    }
+    let mut parts = Vec::new();
+    for (order, names) in [("backward", backward), ("forward", forward)] {
+        if !names.is_empty() {
+            parts.push(format!("{order} for {}", names.join(", ")));
+        }
+    }
+    format!("The order in which the nodes of a level are tried [default: {}]", parts.join("; "))
 }
 
 /// Parses "90", "90s", "1.5s", "500ms", "10m", "2h".
@@ -281,7 +316,14 @@ mod tests {
 
     #[test]
     fn the_command_line_is_consistent() {
-        use clap::CommandFactory;
-        Args::command().debug_assert();
+        command().debug_assert();
+    }
+
+    #[test]
+    fn the_help_names_every_language_of_the_registry() {
+        let help = command().render_help().to_string();
+        let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(help.contains(&format!("language: {} [default", language::names())), "{help}");
+        assert!(help.contains("backward for c, js; forward for json, xml, text"), "{help}");
     }
 }
