@@ -7,7 +7,8 @@
 //! with the one compiler in [`tables`]. C, JavaScript and JSON are rows of
 //! the one generic tree-sitter front-end ([`treesitter`]); XML has its own on
 //! quick-xml ([`xml`]); and plain text, lines then tokens ([`text`]), is the
-//! fallback for anything else.
+//! fallback for anything else. A set of files has its own front-end,
+//! [`forest`], made of its files' front-ends.
 //!
 //! Invariants: parsing never fails (malformed input gives a tree with error
 //! nodes, and unparsing that tree with everything kept gives the input
@@ -22,6 +23,7 @@ use anyhow::Result;
 
 use crate::syntax::tree::Tree;
 
+pub mod forest;
 pub mod grammar;
 pub(crate) mod tables;
 pub mod text;
