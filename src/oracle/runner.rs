@@ -13,6 +13,13 @@
 //! first run, into a file so a failure can be shown), so a chatty test never
 //! blocks. The run directory is removed after each run, and the session
 //! directory when the runner is dropped.
+//!
+//! A set of files ([`Layout::Set`]) is written as a private copy of the whole
+//! set, same relative layout: the candidate's bytes are the files' texts
+//! joined by [`forest::SEPARATOR`], and the files that are not reduced are
+//! copied as they were. The copy of the directory is the working directory,
+//! and the test gets its absolute path (a directory was given) or the
+//! files' absolute paths (files were given) as its last arguments.
 
 use std::ffi::OsString;
 use std::fs::{self, File};
@@ -26,6 +33,63 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use super::stop::{Cancel, Stop};
+use crate::syntax::forest;
+
+/// How a candidate is laid out for the test.
+#[derive(Debug, Clone)]
+pub enum Layout {
+    /// One file, under the input's own name.
+    File(OsString),
+    /// A set of files, reduced jointly.
+    Set(SetLayout),
+}
+
+/// A set of files in a directory, as the test sees it.
+#[derive(Debug, Clone)]
+pub struct SetLayout {
+    /// The directory's name (the input directory's, or the files' common
+    /// parent's).
+    pub dir: OsString,
+    /// The reduced files, relative to the directory, in the order of their
+    /// texts in a candidate.
+    pub files: Vec<PathBuf>,
+    /// Files written as they are in every run (binary files, say), relative
+    /// to the directory, with their bytes.
+    pub copied: Vec<(PathBuf, Arc<[u8]>)>,
+    /// The test gets the directory's path; else each reduced file's path.
+    pub pass_dir: bool,
+}
+
+impl SetLayout {
+    /// Writes the candidate `bytes` into `work`; returns the directory (the
+    /// working directory) and the test's arguments.
+    fn write(&self, work: &Path, bytes: &[u8]) -> Result<(PathBuf, Vec<PathBuf>)> {
+        let dir = work.join(&self.dir);
+        let texts = forest::split(bytes);
+        anyhow::ensure!(
+            texts.len() == self.files.len(),
+            "a candidate has {} files, the set {}",
+            texts.len(),
+            self.files.len()
+        );
+        let copied = self.copied.iter().map(|(p, b)| (p, &**b));
+        for (rel, text) in self.files.iter().zip(texts).chain(copied) {
+            let path = dir.join(rel);
+            if let Some(parent) = path.parent() {
+                fs::create_dir_all(parent)
+                    .with_context(|| format!("cannot create {}", parent.display()))?;
+            }
+            fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let args = if self.pass_dir {
+            vec![dir.clone()]
+        } else {
+            self.files.iter().map(|f| dir.join(f)).collect()
+        };
+        Ok((dir, args))
+    }
+}
 
 /// How one run of the test ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,7 +139,7 @@ pub struct Runner {
     test: PathBuf,
     /// Run the test through `/bin/sh` (a script without a `#!` line).
     via_shell: AtomicBool,
-    file_name: OsString,
+    layout: Layout,
     timeout: Duration,
     root: tempfile::TempDir,
     stop: Arc<Stop>,
@@ -90,6 +154,16 @@ impl Runner {
         timeout: Duration,
         stop: Arc<Stop>,
     ) -> Result<Runner> {
+        Runner::with_layout(test, Layout::File(file_name), timeout, stop)
+    }
+
+    /// A runner that writes candidates as `layout` says.
+    pub fn with_layout(
+        test: PathBuf,
+        layout: Layout,
+        timeout: Duration,
+        stop: Arc<Stop>,
+    ) -> Result<Runner> {
         let root = tempfile::Builder::new()
             .prefix("hdd-")
             .tempdir()
@@ -97,7 +171,7 @@ impl Runner {
         Ok(Runner {
             test,
             via_shell: AtomicBool::new(false),
-            file_name,
+            layout,
             timeout,
             root,
             stop,
@@ -144,13 +218,19 @@ impl Runner {
         let tmp = dir.join("tmp");
         fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
         fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-        let candidate = work.join(&self.file_name);
-        fs::write(&candidate, bytes)
-            .with_context(|| format!("cannot write {}", candidate.display()))?;
+        let (cwd, args) = match &self.layout {
+            Layout::File(name) => {
+                let candidate = work.join(name);
+                fs::write(&candidate, bytes)
+                    .with_context(|| format!("cannot write {}", candidate.display()))?;
+                (work, vec![candidate])
+            }
+            Layout::Set(set) => set.write(&work, bytes)?,
+        };
         let log = dir.join("output");
 
         let started = Instant::now();
-        let mut child = self.spawn(&candidate, &work, &tmp, capture.then_some(&log))?;
+        let mut child = self.spawn(&args, &cwd, &tmp, capture.then_some(&log))?;
         let outcome = self.wait(&mut child, started, cancel);
         let output = if capture { fs::read(&log).ok() } else { None };
         Ok(Report { outcome: outcome?, elapsed: started.elapsed(), output })
@@ -158,7 +238,7 @@ impl Runner {
 
     fn spawn(
         &self,
-        candidate: &Path,
+        args: &[PathBuf],
         cwd: &Path,
         tmp: &Path,
         log: Option<&PathBuf>,
@@ -172,7 +252,7 @@ impl Runner {
             } else {
                 Command::new(&self.test)
             };
-            cmd.arg(candidate).current_dir(cwd).env("TMPDIR", tmp).stdin(Stdio::null());
+            cmd.args(args).current_dir(cwd).env("TMPDIR", tmp).stdin(Stdio::null());
             match log {
                 Some(path) => {
                     let f = File::create(path)
