@@ -11,6 +11,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 
 use super::config::Config;
 use super::error::Fatal;
+use super::set::FileSet;
 use crate::language::{self, LangInfo};
 use crate::reduce::{Algorithm, Ddmin, Order};
 
@@ -22,14 +23,22 @@ use crate::reduce::{Algorithm, Ddmin, Order};
 /// candidate under the input's own file name, and exits 0 when the candidate
 /// is still interesting (shows the bug). The input is never modified; the
 /// result goes to FILE.reduced.EXT (see --output, --in-place).
+///
+/// Several files (a directory, or a list of files) are reduced jointly: the
+/// test runs in a private copy of the directory (or of the files, in their
+/// common parent's layout) and gets the copy's path (or the files' paths);
+/// each file is reduced in the language of its extension, binary files are
+/// copied as they are, a file may be emptied but never removed. The result
+/// goes to DIR.reduced/.
 #[derive(Parser, Debug)]
 #[command(name = "hdd", version, max_term_width = 100)]
 #[command(after_help = "Exit codes: 0 done, 1 unexpected error, 2 bad usage or input, \
 3 the original is not interesting, 4 flaky test, 130 interrupted (the best result so far is kept).")]
 pub struct Args {
-    /// The file to reduce.
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
+    /// The file to reduce; or a directory, or several files, to reduce
+    /// jointly.
+    #[arg(value_name = "FILE", required = true, num_args = 1..)]
+    pub files: Vec<PathBuf>,
 
     /// The interestingness test: exits 0 when the file it gets still shows the bug.
     #[arg(
@@ -55,11 +64,13 @@ pub struct Args {
     #[arg(short, long, value_name = "LANG", help_heading = "Input and output")]
     pub lang: Option<String>,
 
-    /// Where to write the result [default: FILE.reduced.EXT next to FILE].
+    /// Where to write the result [default: FILE.reduced.EXT next to FILE;
+    /// DIR.reduced for a directory or several files].
     #[arg(short, long, value_name = "PATH", help_heading = "Input and output")]
     pub output: Option<PathBuf>,
 
-    /// Overwrite FILE with the result, after copying it to FILE.orig.
+    /// Overwrite FILE (or DIR) with the result, after copying it to
+    /// FILE.orig (DIR.orig).
     #[arg(long, conflicts_with = "output", help_heading = "Input and output")]
     pub in_place: bool,
 
@@ -198,16 +209,42 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 }
 
 impl Args {
+    /// The one file given (the first, when several are).
+    pub fn file(&self) -> &Path {
+        &self.files[0]
+    }
+
+    /// The set of files to reduce jointly, when a directory or several
+    /// files are given.
+    fn file_set(&self) -> Result<Option<FileSet>> {
+        let set = match &self.files[..] {
+            [one] if one.is_dir() => FileSet::of_dir(one)?,
+            [_] => return Ok(None),
+            many => FileSet::of_files(many)?,
+        };
+        if self.lang.is_some() {
+            return Err(Fatal::usage(
+                "--lang takes one file; the files of a set get their languages from their extensions",
+            ));
+        }
+        if self.in_place && !set.is_dir {
+            return Err(Fatal::usage(
+                "--in-place takes one file or a directory, not several files; use --output",
+            ));
+        }
+        Ok(Some(set))
+    }
+
     /// The language: `--lang`, else the file extension.
     pub fn language(&self) -> Result<&'static LangInfo> {
         match &self.lang {
             Some(name) => language::by_name(name).ok_or_else(|| {
                 Fatal::usage(format!("unknown language {name:?}; hdd knows {}", language::names()))
             }),
-            None => language::by_path(&self.file).ok_or_else(|| {
+            None => language::by_path(self.file()).ok_or_else(|| {
                 Fatal::usage(format!(
                     "cannot tell the language of {} from its extension; pass --lang ({})",
-                    self.file.display(),
+                    self.file().display(),
                     language::names()
                 ))
             }),
@@ -216,16 +253,26 @@ impl Args {
 
     /// Checks everything and builds the [`Config`].
     pub fn into_config(self) -> Result<Config> {
-        let lang = self.language()?;
+        let set = self.file_set()?;
+        let lang = match &set {
+            Some(set) => set.files[0].1,
+            None => self.language()?,
+        };
         let test = self.test.as_deref().ok_or_else(|| Fatal::usage("--test is required"))?;
         let test = resolve_test(test)?;
-        if !self.file.is_file() {
-            return Err(Fatal::usage(format!("cannot read {}: no such file", self.file.display())));
-        }
+        let input = match &set {
+            Some(set) => set.root.clone(),
+            None if self.file().is_file() => self.file().to_path_buf(),
+            None => {
+                let shown = self.file().display();
+                return Err(Fatal::usage(format!("cannot read {shown}: no such file")));
+            }
+        };
         let output = match (&self.output, self.in_place) {
-            (_, true) => self.file.clone(),
+            (_, true) => input.clone(),
             (Some(o), false) => o.clone(),
-            (None, false) => super::output::default_path(&self.file),
+            (None, false) if set.is_some() => super::output::default_dir_path(&input),
+            (None, false) => super::output::default_path(&input),
         };
         if self.jobs == Some(0) {
             return Err(Fatal::usage("--jobs must be at least 1"));
@@ -236,7 +283,8 @@ impl Args {
         let progress =
             !self.quiet && (self.progress || std::io::IsTerminal::is_terminal(&std::io::stderr()));
         Ok(Config {
-            input: self.file,
+            input,
+            set,
             output,
             in_place: self.in_place,
             lang,

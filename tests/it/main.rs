@@ -12,6 +12,7 @@
 //! - `corpus`: the real corpus cases with their real oracles, as their
 //!   `case.env` files describe them.
 //! - `parallel`: `-j1` and `-j4` give the same result.
+//! - `multi`: a directory, or several files, reduced jointly.
 //!
 //! Shared here: running the binary, scratch directories (and copying
 //! them), [`Case`] (the one reader of `corpora/<lang>/<case>/case.env`),
@@ -21,6 +22,7 @@
 mod cli;
 mod corpus;
 mod languages;
+mod multi;
 mod parallel;
 mod reduce;
 mod roundtrip;
