@@ -6,6 +6,10 @@
 //! the token pass, or as the characters view for the shrinking pass, and
 //! hands the plan the [`Evaluator`] that runs the user's test. Every better
 //! text is saved at once (see [`output`](super::output)).
+//!
+//! A set of files (see [`set`](super::set)) is the same run over a forest:
+//! its front-end is a [`Forest`] of the files' front-ends, the runner lays
+//! each candidate out as files, and results are saved as a directory.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
