@@ -113,9 +113,12 @@ impl Subject {
         };
         let texts = text_lang.map(|l| vec![l; set.files.len()]);
         let text = texts.and_then(|t| Forest::new(&t).ok());
+        let input = set.read()?;
+        let mut frontend = Forest::new(&set.langs())?;
+        frontend.allow(&input);
         Ok(Subject {
-            input: set.read()?,
-            frontend: Box::new(Forest::new(&set.langs())?),
+            input,
+            frontend: Box::new(frontend),
             text: text.map(|t| Box::new(t) as Box<dyn Frontend>),
             layout: set.layout()?,
             separators: set.files.len() as u64 - 1,

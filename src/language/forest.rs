@@ -3,9 +3,14 @@
 //! [`crate::syntax::forest`]).
 //!
 //! Its text is the files' texts joined by the forest's separator; parsing
-//! splits it, parses each file and splices the trees; the syntax errors
-//! are the sum of the files'. So the session and the syntax guard use a set
-//! of files as they use one file.
+//! splits it, parses each file and splices the trees. So the session and
+//! the syntax guard use a set of files as they use one file.
+//!
+//! The syntax guard counts per file: [`Frontend::syntax_errors`] counts each
+//! file's errors, but never fewer than the file had in the original (see
+//! [`Forest::allow`]), so the sum exceeds the original's exactly when some
+//! file has more errors than it had. Errors cannot move from a file that
+//! lost some to one that had none.
 
 use std::sync::Arc;
 
@@ -22,6 +27,8 @@ pub struct Forest {
     frontends: Vec<Box<dyn Frontend>>,
     /// Per file, in order: the index of its front-end.
     files: Vec<usize>,
+    /// Per file: the syntax errors it had in the original.
+    allowed: Vec<usize>,
 }
 
 impl Forest {
@@ -43,7 +50,15 @@ impl Forest {
             files.push(i);
         }
         anyhow::ensure!(!files.is_empty(), "a set of files needs at least one file");
-        Ok(Forest { frontends, files })
+        let allowed = vec![0; files.len()];
+        Ok(Forest { frontends, files, allowed })
+    }
+
+    /// Takes each file's syntax errors in `original` as its allowance: from
+    /// then on, [`Frontend::syntax_errors`] counts a file with fewer errors
+    /// as having that many.
+    pub fn allow(&mut self, original: &[u8]) {
+        self.allowed = self.each(original).map(|(fe, text)| fe.syntax_errors(text)).collect();
     }
 
     /// The front-end of each file of `text`, with the file's text. A text
@@ -68,7 +83,8 @@ impl Frontend for Forest {
     }
 
     fn syntax_errors(&self, src: &[u8]) -> usize {
-        self.each(src).map(|(fe, text)| fe.syntax_errors(text)).sum()
+        let counts = self.each(src).map(|(fe, text)| fe.syntax_errors(text));
+        counts.zip(&self.allowed).map(|(n, &a)| n.max(a)).sum()
     }
 }
 
@@ -90,5 +106,16 @@ mod tests {
         assert_eq!(fe.syntax_errors(&text), 1);
         let kinds: Vec<&str> = tree.nodes().iter().map(|n| tree.kind_name(n.kind)).collect();
         assert!(kinds.contains(&"array") && kinds.contains(&"declaration"), "{kinds:?}");
+    }
+
+    #[test]
+    fn the_guard_counts_per_file() {
+        let c = by_name("c").expect("c");
+        let mut fe = Forest::new(&[c, c]).expect("forest");
+        fe.allow(&forest::join(&["int x = ;", "int y;"]));
+        assert_eq!(fe.syntax_errors(&forest::join(&["int x = ;", "int y;"])), 1);
+        // the first file's error fixed does not pay for one in the second
+        assert_eq!(fe.syntax_errors(&forest::join(&["int x;", "int y = ;"])), 2);
+        assert_eq!(fe.syntax_errors(&forest::join(&["", ""])), 1);
     }
 }
