@@ -70,29 +70,37 @@ EOF
   echo "$(wc -l < "$work/counter") $(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')"
 }
 
+# Bytes of a file, or of all the files under a directory (a directory
+# input's result is a directory too).
+bytes() {
+  if [ -d "$1" ]; then find "$1" -type f -exec cat {} + | wc -c; else wc -c < "$1"; fi
+}
+
 echo "| case | input B | tests | final B | wall s | overhead s | interesting |"
 echo "|---|---:|---:|---:|---:|---:|---|"
 for c in "${cases[@]}"; do
   dir=$here/$c
   input=$(sed -n 's/^input=//p' "$dir/case.env")
   lang=${c%%/*}
+  # a directory input (corpora/multi) has a language per file, by extension
+  langarg=(--lang "$lang"); [ -d "$dir/$input" ] && langarg=()
   work=$out/${c//\//-}
   rm -rf "$work"; mkdir -p "$work"
-  cp "$dir/$input" "$work/$input"
+  cp -r "$dir/$input" "$work/$input"
   result=$work/result-$input
   # each branch sets: tests, wall, overhead (empty when unknown)
   if [ "$reducer" = treereduce ]; then
     if ! measured=$(run_treereduce "$lang" "$dir" "$input" "$work" "$result"); then
-      echo "| $c | $(wc -c < "$dir/$input") | unsupported | | | | |"
+      echo "| $c | $(bytes "$dir/$input") | unsupported | | | | |"
       continue
     fi
     read -r tests wall <<< "$measured"
     overhead=
   else
-    "$bin" --lang "$lang" --test "$dir/test.sh" "$work/$input" -o "$result" \
+    "$bin" "${langarg[@]}" --test "$dir/test.sh" "$work/$input" -o "$result" \
       --stats-json "$work/stats.json" -q "${args[@]}" > "$work/hdd.log" 2>&1 || true
     if [ ! -f "$work/stats.json" ]; then
-      echo "| $c | $(wc -c < "$dir/$input") | error: $(head -c 200 "$work/hdd.log" | tr '\n' ' ') | | | | |"
+      echo "| $c | $(bytes "$dir/$input") | error: $(head -c 200 "$work/hdd.log" | tr '\n' ' ') | | | | |"
       continue
     fi
     read -r tests wall overhead < <(python3 -c '
@@ -100,17 +108,19 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 print(s["tests"], s["wall_time"], round(s["overhead_time"], 1))' "$work/stats.json")
   fi
-  if [ ! -f "$result" ]; then
-    printf '| %s | %s | %s | nothing (cut off) | %.1f | | |\n' "$c" "$(wc -c < "$dir/$input")" "$tests" "$wall"
+  if [ ! -e "$result" ]; then
+    printf '| %s | %s | %s | nothing (cut off) | %.1f | | |\n' "$c" "$(bytes "$dir/$input")" "$tests" "$wall"
     continue
   fi
   ok=no
   check=$(mktemp -d "$work/check.XXXXXX")
-  cp "$result" "$check/$input"
-  if (cd "$check" && "$dir/test.sh" "$check/$input") > /dev/null 2>&1; then ok=yes; fi
+  cp -r "$result" "$check/$input"
+  # a directory input's oracle runs in the copy itself
+  cwd=$check; [ -d "$check/$input" ] && cwd=$check/$input
+  if (cd "$cwd" && "$dir/test.sh" "$check/$input") > /dev/null 2>&1; then ok=yes; fi
   rm -rf "$check"
-  printf '| %s | %s | %s | %s | %.1f | %s | %s |\n' "$c" "$(wc -c < "$dir/$input")" \
-    "$tests" "$(wc -c < "$result")" "$wall" "$overhead" "$ok"
+  printf '| %s | %s | %s | %s | %.1f | %s | %s |\n' "$c" "$(bytes "$dir/$input")" \
+    "$tests" "$(bytes "$result")" "$wall" "$overhead" "$ok"
 done
 echo
 echo "results: $out"

@@ -4,15 +4,13 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
-use hdd::app::cli::Args;
+use hdd::app::cli::{self, Args};
 use hdd::app::error::{code_of, exit};
 use hdd::app::session::{self, Ended, Summary};
 use hdd::oracle::stop::Stop;
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let args = cli::parse();
     let quiet = args.quiet;
     let stats_json = args.stats_json.clone();
     let result =
@@ -28,8 +26,11 @@ fn main() -> ExitCode {
 
 fn dump_tree(args: &Args) -> anyhow::Result<u8> {
     use std::io::Write;
+    if args.files.len() > 1 || args.file().is_dir() {
+        return Err(hdd::app::error::Fatal::usage("--dump-tree takes one file"));
+    }
     let lang = args.language()?;
-    let text = session::dump_tree(&args.file, lang)?;
+    let text = session::dump_tree(args.file(), lang)?;
     match std::io::stdout().lock().write_all(text.as_bytes()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             Err(anyhow::anyhow!("cannot write the tree: {e}"))

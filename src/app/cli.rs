@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Result;
-use clap::{Parser, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 
 use super::config::Config;
 use super::error::Fatal;
+use super::set::FileSet;
 use crate::language::{self, LangInfo};
 use crate::reduce::{Algorithm, Ddmin, Order};
 
@@ -22,14 +23,22 @@ use crate::reduce::{Algorithm, Ddmin, Order};
 /// candidate under the input's own file name, and exits 0 when the candidate
 /// is still interesting (shows the bug). The input is never modified; the
 /// result goes to FILE.reduced.EXT (see --output, --in-place).
+///
+/// Several files (a directory, or a list of files) are reduced jointly: the
+/// test runs in a private copy of the directory (or of the files, in their
+/// common parent's layout) and gets the copy's path (or the files' paths);
+/// each file is reduced in the language of its extension, binary files are
+/// copied as they are, a file may be emptied but never removed. The result
+/// goes to DIR.reduced/.
 #[derive(Parser, Debug)]
 #[command(name = "hdd", version, max_term_width = 100)]
 #[command(after_help = "Exit codes: 0 done, 1 unexpected error, 2 bad usage or input, \
 3 the original is not interesting, 4 flaky test, 130 interrupted (143 SIGTERM, 129 SIGHUP; the best result so far is kept).")]
 pub struct Args {
-    /// The file to reduce.
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
+    /// The file to reduce; or a directory, or several files, to reduce
+    /// jointly.
+    #[arg(value_name = "FILE", required = true, num_args = 1..)]
+    pub files: Vec<PathBuf>,
 
     /// The interestingness test: exits 0 when the file it gets still shows the bug.
     #[arg(
@@ -65,15 +74,18 @@ pub struct Args {
     #[arg(long, value_name = "DIR", help_heading = "Test")]
     pub work_dir: Option<PathBuf>,
 
-    /// The input's language [default: from the file extension].
+    /// The input's language [default: from the file extension]. The help
+    /// lists the names from the registry (see [`command`]).
     #[arg(short, long, value_name = "LANG", help_heading = "Input and output")]
     pub lang: Option<String>,
 
-    /// Where to write the result [default: FILE.reduced.EXT next to FILE].
+    /// Where to write the result [default: FILE.reduced.EXT next to FILE;
+    /// DIR.reduced for a directory or several files].
     #[arg(short, long, value_name = "PATH", help_heading = "Input and output")]
     pub output: Option<PathBuf>,
 
-    /// Overwrite FILE with the result, after copying it to FILE.orig.
+    /// Overwrite FILE (or DIR) with the result, after copying it to
+    /// FILE.orig (DIR.orig).
     #[arg(long, conflicts_with = "output", help_heading = "Input and output")]
     pub in_place: bool,
 
@@ -85,8 +97,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = DdminArg::Adaptive, help_heading = "Algorithm")]
     pub ddmin: DdminArg,
 
-    /// The order in which the nodes of a level are tried [default: backward
-    /// for C and JavaScript, forward for JSON and XML].
+    /// The order in which the nodes of a level are tried [default: the
+    /// language's own]. The help lists each language's (see [`command`]).
     #[arg(long, value_enum, help_heading = "Algorithm")]
     pub order: Option<OrderArg>,
 
@@ -158,6 +170,40 @@ pub enum DdminArg {
 
 /// The most tests hdd runs at once (`--jobs`).
 pub const MAX_JOBS: usize = 256;
+
+/// The command line, with the help texts that come from the language
+/// registry: the `--lang` names and each language's default `--order`.
+pub fn command() -> clap::Command {
+    let lang =
+        format!("The input's language: {} [default: from the file extension]", language::names());
+    Args::command().mut_arg("lang", |a| a.help(lang)).mut_arg("order", |a| a.help(order_help()))
+}
+
+/// Parses the process's arguments; on a bad command line, prints clap's
+/// message and exits (code 2), as `Args::parse` would.
+pub fn parse() -> Args {
+    Args::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit())
+}
+
+/// "... [default: backward for c, js; forward for json, xml, text]", from
+/// each language's grammar data.
+fn order_help() -> String {
+    let (mut forward, mut backward) = (Vec::new(), Vec::new());
+    for info in language::LANGUAGES {
+        let data = language::grammar::GrammarData::parse(info.grammar.0, info.grammar.1);
+        match data.map(|d| d.order) {
+            Ok(language::OrderData::Backward) => backward.push(info.name),
+            _ => forward.push(info.name),
+        }
+    }
+    let mut parts = Vec::new();
+    for (order, names) in [("backward", backward), ("forward", forward)] {
+        if !names.is_empty() {
+            parts.push(format!("{order} for {}", names.join(", ")));
+        }
+    }
+    format!("The order in which the nodes of a level are tried [default: {}]", parts.join("; "))
+}
 
 /// Parses "90", "90s", "1.5s", "500ms", "10m", "2h".
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
@@ -283,16 +329,42 @@ fn executable(path: &Path) -> bool {
 }
 
 impl Args {
+    /// The one file given (the first, when several are).
+    pub fn file(&self) -> &Path {
+        &self.files[0]
+    }
+
+    /// The set of files to reduce jointly, when a directory or several
+    /// files are given.
+    fn file_set(&self) -> Result<Option<FileSet>> {
+        let set = match &self.files[..] {
+            [one] if one.is_dir() => FileSet::of_dir(one)?,
+            [_] => return Ok(None),
+            many => FileSet::of_files(many)?,
+        };
+        if self.lang.is_some() {
+            return Err(Fatal::usage(
+                "--lang takes one file; the files of a set get their languages from their extensions",
+            ));
+        }
+        if self.in_place && !set.is_dir {
+            return Err(Fatal::usage(
+                "--in-place takes one file or a directory, not several files; use --output",
+            ));
+        }
+        Ok(Some(set))
+    }
+
     /// The language: `--lang`, else the file extension.
     pub fn language(&self) -> Result<&'static LangInfo> {
         match &self.lang {
             Some(name) => language::by_name(name).ok_or_else(|| {
                 Fatal::usage(format!("unknown language {name:?}; hdd knows {}", language::names()))
             }),
-            None => language::by_path(&self.file).ok_or_else(|| {
+            None => language::by_path(self.file()).ok_or_else(|| {
                 Fatal::usage(format!(
                     "cannot tell the language of {} from its extension; pass --lang ({})",
-                    self.file.display(),
+                    self.file().display(),
                     language::names()
                 ))
             }),
@@ -301,29 +373,37 @@ impl Args {
 
     /// Checks everything and builds the [`Config`].
     pub fn into_config(self) -> Result<Config> {
-        let lang = self.language()?;
+        let set = self.file_set()?;
+        let lang = match &set {
+            Some(set) => set.files[0].1,
+            None => self.language()?,
+        };
         let test = self.test.as_deref().ok_or_else(|| Fatal::usage("--test is required"))?;
         let test = resolve_test(test)?;
-        let file = self.file.display();
-        match std::fs::metadata(&self.file) {
-            Ok(meta) if meta.is_file() => {}
-            Ok(meta) if meta.is_dir() => {
-                return Err(Fatal::usage(format!("{file} is a directory; hdd reduces a file")));
+        let input = match &set {
+            Some(set) => set.root.clone(),
+            None => {
+                let file = self.file().display();
+                match std::fs::metadata(self.file()) {
+                    Ok(meta) if meta.is_file() => {}
+                    Ok(_) => {
+                        return Err(Fatal::usage(format!(
+                            "{file} is not a regular file (a FIFO or a device?); copy it into a file first"
+                        )));
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                        return Err(Fatal::usage(format!("cannot read {file}: no such file")));
+                    }
+                    Err(e) => return Err(Fatal::usage(format!("cannot read {file}: {e}"))),
+                }
+                self.file().to_path_buf()
             }
-            Ok(_) => {
-                return Err(Fatal::usage(format!(
-                    "{file} is not a regular file (a FIFO or a device?); copy it into a file first"
-                )));
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(Fatal::usage(format!("cannot read {file}: no such file")));
-            }
-            Err(e) => return Err(Fatal::usage(format!("cannot read {file}: {e}"))),
-        }
+        };
         let output = match (&self.output, self.in_place) {
-            (_, true) => self.file.clone(),
+            (_, true) => input.clone(),
             (Some(o), false) => o.clone(),
-            (None, false) => super::output::default_path(&self.file),
+            (None, false) if set.is_some() => super::output::default_dir_path(&input),
+            (None, false) => super::output::default_path(&input),
         };
         if self.jobs == Some(0) {
             return Err(Fatal::usage("--jobs must be at least 1"));
@@ -333,9 +413,12 @@ impl Args {
                 "--jobs {n} is more than hdd runs at once (at most {MAX_JOBS}); more tests at once than cores only helps tests that wait rather than compute"
             )));
         }
-        super::output::check_target(&output, "the output", &self.file, &test, self.in_place)?;
+        // a set's output is a directory, written by its own rules (DirOutput)
+        if set.is_none() {
+            super::output::check_target(&output, "the output", &input, &test, self.in_place)?;
+        }
         if let Some(stats) = &self.stats_json {
-            super::output::check_target(stats, "the --stats-json file", &self.file, &test, false)?;
+            super::output::check_target(stats, "the --stats-json file", &input, &test, false)?;
         }
         let jobs = self
             .jobs
@@ -345,7 +428,8 @@ impl Args {
         let progress =
             !self.quiet && (self.progress || std::io::IsTerminal::is_terminal(&std::io::stderr()));
         Ok(Config {
-            input: self.file,
+            input,
+            set,
             output,
             in_place: self.in_place,
             lang,
@@ -441,7 +525,14 @@ mod tests {
 
     #[test]
     fn the_command_line_is_consistent() {
-        use clap::CommandFactory;
-        Args::command().debug_assert();
+        command().debug_assert();
+    }
+
+    #[test]
+    fn the_help_names_every_language_of_the_registry() {
+        let help = command().render_help().to_string();
+        let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(help.contains(&format!("language: {} [default", language::names())), "{help}");
+        assert!(help.contains("backward for c, js; forward for json, xml, text"), "{help}");
     }
 }

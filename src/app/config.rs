@@ -4,13 +4,18 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::set::FileSet;
 use crate::language::LangInfo;
 use crate::reduce::{Algorithm, Ddmin, Order};
 
 /// A validated reduction request.
 #[derive(Debug, Clone)]
 pub struct Config {
+    /// The file, or the set's directory (see `set`).
     pub input: PathBuf,
+    /// Several files reduced jointly (a directory or files were given);
+    /// `lang` is then the first file's.
+    pub set: Option<FileSet>,
     pub output: PathBuf,
     pub in_place: bool,
     pub lang: &'static LangInfo,

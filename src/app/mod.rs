@@ -2,6 +2,7 @@
 //!
 //! - [`cli`]: the command line (clap) into a validated [`config::Config`].
 //! - [`session`]: one reduction from start to end, the plan's host.
+//! - [`set`]: a set of files (a directory, or several files) reduced jointly.
 //! - [`output`]: saving results without ever losing the user's data.
 //! - [`progress`]: the live line on stderr.
 //! - [`error`]: the documented exit codes and the error that carries one.
@@ -14,3 +15,4 @@ pub mod error;
 pub mod output;
 pub mod progress;
 pub mod session;
+pub mod set;

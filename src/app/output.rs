@@ -7,6 +7,9 @@
 //!   original, or some interesting candidate. An interrupt, a crash or
 //!   `kill -9` at any moment loses nothing already found.
 //! - The output keeps the input's permissions.
+//! - A set of files ([`DirOutput`]) goes to a directory (`DIR.reduced/`),
+//!   written whole into a temporary directory beside it and renamed into
+//!   place; `--in-place` first copies the input directory to `DIR.orig/`.
 
 use std::fs;
 use std::io::Write;
@@ -152,6 +155,112 @@ impl Output {
     }
 }
 
+/// Where the results of a set of files go: a directory.
+#[derive(Debug)]
+pub struct DirOutput {
+    path: PathBuf,
+}
+
+/// The default output of a directory: `dir/src` → `dir/src.reduced`.
+pub fn default_dir_path(input: &Path) -> PathBuf {
+    let mut name = input.as_os_str().to_owned();
+    name.push(".reduced");
+    PathBuf::from(name)
+}
+
+impl DirOutput {
+    /// Prepares the output directory for the input directory `input`: with
+    /// `in_place`, copies the input to `DIR.orig` first. `path` must not be
+    /// the input unless `in_place`, nor inside it.
+    pub fn prepare(input: &Path, path: &Path, in_place: bool) -> Result<DirOutput> {
+        if in_place {
+            let mut backup = input.as_os_str().to_owned();
+            backup.push(".orig");
+            let backup = PathBuf::from(backup);
+            if backup.exists() {
+                return Err(Fatal::usage(format!(
+                    "{} already exists; move it away (--in-place keeps the original there)",
+                    backup.display()
+                )));
+            }
+            copy_dir(input, &backup).with_context(|| {
+                format!("cannot back up {} to {}", input.display(), backup.display())
+            })?;
+        } else if same_file(input, path) {
+            return Err(Fatal::usage(format!(
+                "the output {} is the input; use --in-place to overwrite the input (it keeps a .orig copy)",
+                path.display()
+            )));
+        } else if let (Ok(i), Ok(o)) = (fs::canonicalize(input), std::path::absolute(path)) {
+            if o.starts_with(&i) {
+                return Err(Fatal::usage(format!(
+                    "the output {} is inside the input {}",
+                    path.display(),
+                    input.display()
+                )));
+            }
+        }
+        Ok(DirOutput { path: path.to_path_buf() })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Replaces the output directory with these files (relative paths and
+    /// bytes): written into a new directory beside it, which is then
+    /// renamed into place. At every moment the output is a complete result,
+    /// or (between the two renames) is missing while the previous one sits
+    /// beside it as `.NAME.*.hdd-old`.
+    pub fn write<'a>(&self, files: impl IntoIterator<Item = (&'a Path, &'a [u8])>) -> Result<()> {
+        let parent = match self.path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let name =
+            self.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let ctx = || format!("cannot write the result to {}", self.path.display());
+        let new = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".hdd-tmp")
+            .tempdir_in(parent)
+            .with_context(ctx)?;
+        for (rel, bytes) in files {
+            let path = new.path().join(rel);
+            if let Some(dir) = path.parent() {
+                fs::create_dir_all(dir).with_context(ctx)?;
+            }
+            fs::write(&path, bytes).with_context(ctx)?;
+        }
+        let old = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".hdd-old")
+            .tempdir_in(parent)
+            .with_context(ctx)?;
+        if self.path.exists() {
+            // a directory may be renamed over an empty one
+            fs::rename(&self.path, old.path()).with_context(ctx)?;
+        }
+        fs::rename(new.path(), &self.path).with_context(ctx)?;
+        Ok(())
+    }
+}
+
+/// Copies the directory `from` to `to`, recursively (`to` must not exist).
+pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    fs::create_dir(to)?;
+    for entry in fs::read_dir(from)? {
+        let entry = entry?;
+        let dest = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &dest)?;
+        } else {
+            fs::copy(entry.path(), &dest)?;
+        }
+    }
+    Ok(())
+}
+
 /// Whether two paths name the same file (the second may not exist yet).
 fn same_file(a: &Path, b: &Path) -> bool {
     match (fs::canonicalize(a), fs::canonicalize(b)) {
@@ -185,6 +294,31 @@ mod tests {
         assert_eq!(fs::read(&input).expect("result"), b"int;");
         let err = Output::prepare(&input, &input, true).unwrap_err();
         assert!(err.to_string().contains("already exists"), "{err}");
+    }
+
+    #[test]
+    fn a_directory_result_replaces_the_last_one_whole() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let input = dir.path().join("src");
+        fs::create_dir_all(input.join("sub")).expect("mkdir");
+        fs::write(input.join("sub/a.c"), "int a;").expect("write");
+        let path = default_dir_path(&input);
+        assert_eq!(path, dir.path().join("src.reduced"));
+        assert!(DirOutput::prepare(&input, &input, false).is_err());
+        assert!(DirOutput::prepare(&input, &input.join("out"), false).is_err());
+        let out = DirOutput::prepare(&input, &path, false).expect("prepare");
+        out.write([(Path::new("sub/a.c"), &b"int;"[..]), (Path::new("b.h"), b"x")]).expect("1");
+        out.write([(Path::new("sub/a.c"), &b""[..])]).expect("2");
+        assert_eq!(fs::read(path.join("sub/a.c")).expect("result"), b"");
+        assert!(!path.join("b.h").exists());
+        let names: Vec<_> =
+            fs::read_dir(dir.path()).expect("ls").map(|e| e.expect("e").file_name()).collect();
+        assert_eq!(names.len(), 2, "temporary directories left behind: {names:?}");
+        // in place: the input is backed up first
+        let out = DirOutput::prepare(&input, &input, true).expect("in place");
+        out.write([(Path::new("sub/a.c"), &b"a"[..])]).expect("3");
+        assert_eq!(fs::read(input.join("sub/a.c")).expect("result"), b"a");
+        assert_eq!(fs::read(dir.path().join("src.orig/sub/a.c")).expect("backup"), b"int a;");
     }
 
     #[test]

@@ -6,6 +6,10 @@
 //! the token pass, or as the characters view for the shrinking pass, and
 //! hands the plan the [`Evaluator`] that runs the user's test. Every better
 //! text is saved at once (see [`output`](super::output)).
+//!
+//! A set of files (see [`set`](super::set)) is the same run over a forest:
+//! its front-end is a [`Forest`] of the files' front-ends, the runner lays
+//! each candidate out as files, and results are saved as a directory.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -16,16 +20,18 @@ use anyhow::{Context, Result};
 
 use super::config::Config;
 use super::error::Fatal;
-use super::output::Output;
+use super::output::{DirOutput, Output};
 use super::progress::Progress;
+use super::set::FileSet;
+use crate::language::forest::Forest;
 use crate::language::{self, Frontend, LangInfo, OrderData};
 use crate::oracle::guard::Guard;
-use crate::oracle::runner::{Outcome, Runner, Spec};
+use crate::oracle::runner::{Layout, Outcome, Runner, Spec};
 use crate::oracle::stats::Stats;
 use crate::oracle::stop::{Cancel, Stop};
 use crate::oracle::{Evaluator, Settings, Sink, StopReason};
 use crate::reduce::{Host, Oracle, Order, Phase, Plan, Units, View};
-use crate::syntax::{chars, dump, Tree};
+use crate::syntax::{chars, dump, forest, Tree};
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,16 +83,56 @@ fn order_of(data: OrderData) -> Order {
     }
 }
 
+/// What is reduced: one file, or a set of files seen as one forest.
+struct Subject {
+    input: Vec<u8>,
+    frontend: Box<dyn Frontend>,
+    /// Plain text, for the token pass that malformed input gets.
+    text: Option<Box<dyn Frontend>>,
+    layout: Layout,
+    /// Separators in the text (files of a set less one): not the user's bytes.
+    separators: u64,
+}
+
+impl Subject {
+    fn new(config: &Config) -> Result<Subject> {
+        let text_lang = language::by_name("text");
+        let Some(set) = &config.set else {
+            let file_name: OsString = config
+                .input
+                .file_name()
+                .map(|n| n.to_os_string())
+                .unwrap_or_else(|| "input".into());
+            return Ok(Subject {
+                input: read_input(&config.input)?,
+                frontend: config.lang.frontend()?,
+                text: text_lang.and_then(|l| l.frontend().ok()),
+                layout: Layout::File(file_name),
+                separators: 0,
+            });
+        };
+        let texts = text_lang.map(|l| vec![l; set.files.len()]);
+        let text = texts.and_then(|t| Forest::new(&t).ok());
+        let input = set.read()?;
+        let mut frontend = Forest::new(&set.langs())?;
+        frontend.allow(&input);
+        Ok(Subject {
+            input,
+            frontend: Box::new(frontend),
+            text: text.map(|t| Box::new(t) as Box<dyn Frontend>),
+            layout: set.layout()?,
+            separators: set.files.len() as u64 - 1,
+        })
+    }
+}
+
 /// Runs one reduction.
 pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     let began = Instant::now();
-    let input = read_input(&config.input)?;
-    let frontend = config.lang.frontend()?;
-    let file_name: OsString =
-        config.input.file_name().map(|n| n.to_os_string()).unwrap_or_else(|| "input".into());
+    let Subject { input, frontend, text, layout, separators } = Subject::new(config)?;
     let spec = Spec {
         test: config.test.clone(),
-        file_name,
+        layout: layout.clone(),
         timeout: config.timeout,
         grace: config.kill_grace,
         launcher: config.launcher.clone(),
@@ -101,7 +147,14 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     ));
     check_original(&runner, config, &input)?;
 
-    let output = Output::prepare(&config.input, &config.output, config.in_place)?;
+    let output = match (&config.set, layout) {
+        (Some(set), Layout::Set(l)) => Saved::Dir(
+            DirOutput::prepare(&config.input, &config.output, config.in_place)?,
+            set,
+            l.copied,
+        ),
+        _ => Saved::File(Output::prepare(&config.input, &config.output, config.in_place)?),
+    };
     if !config.in_place {
         output.write(&input)?;
     }
@@ -111,8 +164,6 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
         config.syntax_guard.then(|| Guard { frontend: &*frontend, allowed: tree.error_count() });
     let settings =
         Settings { guard, jobs: config.jobs, deadline: config.max_time.map(|t| started + t) };
-    // plain text, for the token pass that malformed input gets
-    let text = language::by_name("text").and_then(|l| l.frontend().ok());
     let plan = Plan {
         algorithm: config.algorithm,
         ddmin: config.ddmin,
@@ -158,20 +209,43 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     };
     let mut stats = ev.stats();
     stats.started_at(began);
-    stats.final_bytes = best.len() as u64;
+    stats.original_bytes = input.len() as u64 - separators;
+    stats.final_bytes = best.len() as u64 - separators;
     stats.finish();
     Ok(Summary {
         stats,
         ended,
         flaky,
         output: output.path().to_path_buf(),
-        trivial: best.iter().all(u8::is_ascii_whitespace),
+        trivial: best.iter().all(|&b| b.is_ascii_whitespace() || b == forest::SEPARATOR),
     })
+}
+
+/// Where results go: a file, or a directory for a set of files.
+enum Saved<'c> {
+    File(Output),
+    Dir(DirOutput, &'c FileSet, Vec<(PathBuf, Arc<[u8]>)>),
+}
+
+impl Saved<'_> {
+    fn write(&self, text: &[u8]) -> Result<()> {
+        match self {
+            Saved::File(o) => o.write(text),
+            Saved::Dir(o, set, copied) => o.write(set.result(text, copied)),
+        }
+    }
+
+    fn path(&self) -> &Path {
+        match self {
+            Saved::File(o) => o.path(),
+            Saved::Dir(o, ..) => o.path(),
+        }
+    }
 }
 
 /// Saves every better text and redraws the progress line.
 struct Saving<'o> {
-    output: &'o Output,
+    output: &'o Saved<'o>,
     progress: &'o Progress,
 }
 
@@ -244,9 +318,6 @@ fn check_original(runner: &Runner, config: &Config, input: &[u8]) -> Result<()> 
             message: "interrupted while checking the original input".into(),
         }));
     }
-    let input_abs = std::fs::canonicalize(&config.input).unwrap_or_else(|_| config.input.clone());
-    let name = config.input.file_name().map(|n| n.to_string_lossy().into_owned());
-    let name = shell_quote(&name.unwrap_or_default());
     let mut msg = format!(
         "the test does not find the original input interesting: {} {} on {} (interesting means exit code 0)",
         config.test.display(),
@@ -256,11 +327,21 @@ fn check_original(runner: &Runner, config: &Config, input: &[u8]) -> Result<()> 
         },
         config.input.display(),
     );
-    msg.push_str(&format!(
-        "\n  check it by hand: (d=$(mktemp -d) && cp {} \"$d\"/{name} && cd \"$d\" && {} \"$d\"/{name}; echo \"exit code $?\")",
-        shell_quote(&input_abs.to_string_lossy()),
-        shell_quote(&config.test.to_string_lossy()),
-    ));
+    let test = shell_quote(&config.test.to_string_lossy());
+    let by_hand = match &config.set {
+        Some(set) => set.reproduction(&test, shell_quote),
+        None => {
+            let input_abs =
+                std::fs::canonicalize(&config.input).unwrap_or_else(|_| config.input.clone());
+            let name = config.input.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+            let name = shell_quote(&name);
+            format!(
+                "(d=$(mktemp -d) && cp {} \"$d\"/{name} && cd \"$d\" && {test} \"$d\"/{name}; echo \"exit code $?\")",
+                shell_quote(&input_abs.to_string_lossy()),
+            )
+        }
+    };
+    msg.push_str(&format!("\n  check it by hand: {by_hand}"));
     if let Some(out) = report.output.filter(|o| !o.is_empty()) {
         let text = String::from_utf8_lossy(&out);
         let lines: Vec<&str> = text.lines().collect();

@@ -7,7 +7,8 @@
 //! with the one compiler in [`tables`]. C, JavaScript and JSON are rows of
 //! the one generic tree-sitter front-end ([`treesitter`]); XML has its own on
 //! quick-xml ([`xml`]); and plain text, lines then tokens ([`text`]), is the
-//! fallback for anything else.
+//! fallback for anything else. A set of files has its own front-end,
+//! [`forest`], made of its files' front-ends.
 //!
 //! Invariants: parsing never fails (malformed input gives a tree with error
 //! nodes, and unparsing that tree with everything kept gives the input
@@ -22,6 +23,7 @@ use anyhow::Result;
 
 use crate::syntax::tree::Tree;
 
+pub mod forest;
 pub mod grammar;
 pub(crate) mod tables;
 pub mod text;
@@ -81,11 +83,14 @@ impl LangInfo {
 }
 
 /// The registry. Adding a tree-sitter language is one row here, one grammar
-/// crate in `Cargo.toml` and one `grammars/<lang>.toml`.
+/// crate in `Cargo.toml`, one `grammars/<lang>.toml` and one corpus case
+/// under `corpora/<lang>/`, with their README rows (`grammars/README.md`
+/// says how; `tests/it/languages.rs` checks that none is missing).
 pub static LANGUAGES: &[LangInfo] = &[
     LangInfo {
         name: "c",
-        extensions: &["c", "h"],
+        // .i: preprocessed C (gcc -E, and what C-Reduce users hand over)
+        extensions: &["c", "h", "i"],
         grammar: ("grammars/c.toml", include_str!("../../grammars/c.toml")),
         build: |info| {
             treesitter::build(info, tree_sitter_c::LANGUAGE.into(), tree_sitter_c::NODE_TYPES)
@@ -156,6 +161,7 @@ mod tests {
     fn languages_are_found_by_name_and_extension() {
         assert_eq!(by_name("JSON").map(|l| l.name), Some("json"));
         assert_eq!(by_path(Path::new("a/b.h")).map(|l| l.name), Some("c"));
+        assert_eq!(by_path(Path::new("bug.i")).map(|l| l.name), Some("c"));
         assert_eq!(by_path(Path::new("x.mjs")).map(|l| l.name), Some("js"));
         assert!(by_path(Path::new("Makefile")).is_none());
         assert!(by_name("cobol").is_none());

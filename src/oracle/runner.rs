@@ -17,6 +17,13 @@
 //! file so a failure can be shown), so a chatty test never blocks. The run
 //! directory is removed after each run, and the session directory
 //! ([`scratch`](super::scratch)) when the runner is dropped.
+//!
+//! A set of files ([`Layout::Set`]) is written as a private copy of the whole
+//! set, same relative layout: the candidate's bytes are the files' texts
+//! joined by [`forest::SEPARATOR`], and the files that are not reduced are
+//! copied as they were. The copy of the directory is the working directory,
+//! and the test gets its absolute path (a directory was given) or the
+//! files' absolute paths (files were given) as its last arguments.
 
 use std::ffi::OsString;
 use std::fs::{self, File};
@@ -32,14 +39,16 @@ use anyhow::{Context, Result};
 use super::reaper::{self, Registry, Tree};
 use super::scratch;
 use super::stop::{Cancel, Stop};
+use crate::syntax::forest;
 
 /// What to run, and how.
 #[derive(Debug, Clone)]
 pub struct Spec {
     /// The test, an absolute path.
     pub test: PathBuf,
-    /// The input's own file name: the candidate's name.
-    pub file_name: OsString,
+    /// How a candidate is written for the test (one file under the
+    /// input's name, or a set of files).
+    pub layout: Layout,
     pub timeout: Duration,
     /// How long a test asked to stop (SIGTERM) gets before SIGKILL.
     pub grace: Duration,
@@ -47,6 +56,62 @@ pub struct Spec {
     pub launcher: Vec<String>,
     /// Where the session directory goes [default: `$TMPDIR`].
     pub work_dir: Option<PathBuf>,
+}
+
+/// How a candidate is laid out for the test.
+#[derive(Debug, Clone)]
+pub enum Layout {
+    /// One file, under the input's own name.
+    File(OsString),
+    /// A set of files, reduced jointly.
+    Set(SetLayout),
+}
+
+/// A set of files in a directory, as the test sees it.
+#[derive(Debug, Clone)]
+pub struct SetLayout {
+    /// The directory's name (the input directory's, or the files' common
+    /// parent's).
+    pub dir: OsString,
+    /// The reduced files, relative to the directory, in the order of their
+    /// texts in a candidate.
+    pub files: Vec<PathBuf>,
+    /// Files written as they are in every run (binary files, say), relative
+    /// to the directory, with their bytes.
+    pub copied: Vec<(PathBuf, Arc<[u8]>)>,
+    /// The test gets the directory's path; else each reduced file's path.
+    pub pass_dir: bool,
+}
+
+impl SetLayout {
+    /// Writes the candidate `bytes` into `work`; returns the directory (the
+    /// working directory) and the test's arguments.
+    fn write(&self, work: &Path, bytes: &[u8]) -> Result<(PathBuf, Vec<PathBuf>)> {
+        let dir = work.join(&self.dir);
+        let texts = forest::split(bytes);
+        anyhow::ensure!(
+            texts.len() == self.files.len(),
+            "a candidate has {} files, the set {}",
+            texts.len(),
+            self.files.len()
+        );
+        let copied = self.copied.iter().map(|(p, b)| (p, &**b));
+        for (rel, text) in self.files.iter().zip(texts).chain(copied) {
+            let path = dir.join(rel);
+            if let Some(parent) = path.parent() {
+                fs::create_dir_all(parent)
+                    .with_context(|| format!("cannot create {}", parent.display()))?;
+            }
+            fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let args = if self.pass_dir {
+            vec![dir.clone()]
+        } else {
+            self.files.iter().map(|f| dir.join(f)).collect()
+        };
+        Ok((dir, args))
+    }
 }
 
 /// How one run of the test ended.
@@ -202,9 +267,15 @@ impl Runner {
         let tmp = dir.join("tmp");
         fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
         fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-        let candidate = work.join(&self.spec.file_name);
-        fs::write(&candidate, bytes)
-            .with_context(|| format!("cannot write {}", candidate.display()))?;
+        let (cwd, args) = match &self.spec.layout {
+            Layout::File(name) => {
+                let candidate = work.join(name);
+                fs::write(&candidate, bytes)
+                    .with_context(|| format!("cannot write {}", candidate.display()))?;
+                (work, vec![candidate])
+            }
+            Layout::Set(set) => set.write(&work, bytes)?,
+        };
         let (tail, writer) = match capture {
             true => {
                 let (reader, writer) = std::io::pipe().context("cannot create a pipe")?;
@@ -215,7 +286,7 @@ impl Runner {
 
         let started = Instant::now();
         let mark = format!("{}{n}", self.mark);
-        let mut child = self.spawn(&candidate, &work, &tmp, &mark, writer)?;
+        let mut child = self.spawn(&args, &cwd, &tmp, &mark, writer)?;
         let tree = Tree::new(&mark, child.id() as i32);
         let outcome = self.wait(&mut child, &tree, started, cancel);
         Registry::remove(child.id() as i32);
@@ -225,7 +296,7 @@ impl Runner {
 
     fn spawn(
         &self,
-        candidate: &Path,
+        args: &[PathBuf],
         cwd: &Path,
         tmp: &Path,
         mark: &str,
@@ -241,7 +312,7 @@ impl Runner {
             }
             words.push(test.as_os_str());
             let mut cmd = Command::new(words[0]);
-            cmd.args(&words[1..]).arg(candidate).current_dir(cwd).stdin(Stdio::null());
+            cmd.args(&words[1..]).args(args).current_dir(cwd).stdin(Stdio::null());
             cmd.env("TMPDIR", tmp).env(reaper::VAR, mark);
             match &output {
                 Some(w) => {

@@ -6,12 +6,15 @@
 //! - [`chars`]: another tree over the same text whose units are the
 //!   characters of strings, for the shrinking pass.
 //! - [`dump`]: the tree as text, for `--dump-tree`.
+//! - [`forest`]: several files' trees spliced into one, for multi-file
+//!   inputs.
 //!
 //! Invariant: this layer knows nothing of the layers above it (languages,
 //! the reducer core, the oracle, the application). It does no I/O.
 
 pub mod chars;
 pub mod dump;
+pub mod forest;
 pub mod mask;
 pub mod tree;
 pub mod unparse;

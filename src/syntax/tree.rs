@@ -102,6 +102,11 @@ impl KindNames {
         KindNames { names }
     }
 
+    /// Every name, indexed by kind.
+    pub fn names(&self) -> &[Box<str>] {
+        &self.names
+    }
+
     pub fn name(&self, kind: u16) -> &str {
         match kind {
             ERROR_KIND => "ERROR",
@@ -188,6 +193,17 @@ pub struct Tree {
 }
 
 impl Tree {
+    /// A tree from nodes already laid out (preorder, leads computed); for
+    /// [`forest`](super::forest), which splices finished trees.
+    pub(crate) fn from_parts(
+        src: Arc<[u8]>,
+        nodes: Vec<Node>,
+        info: Arc<TreeInfo>,
+        errors: usize,
+    ) -> Tree {
+        Tree { src, nodes, info, errors }
+    }
+
     pub fn src(&self) -> &[u8] {
         &self.src
     }

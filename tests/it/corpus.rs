@@ -2,13 +2,16 @@
 //! oracles: every result must still be interesting (checked again here, by
 //! the oracle itself), no bigger than its case's `max_bytes`, pass its
 //! case's `result=` checks, and be still shaped like its language (no new
-//! syntax errors). The cases are whatever `corpora/*/*/case.env` describes;
-//! `corpora/README.md` documents the keys.
+//! syntax errors, in each file of a directory input). The cases are
+//! whatever `corpora/*/*/case.env` describes; `corpora/README.md` documents
+//! the keys.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::{hdd, in_parallel, parse, root, run, scratch, stderr, Case, ResultCheck};
+use crate::{
+    copy_dir, files_under, hdd, in_parallel, parse, root, run, scratch, stderr, Case, ResultCheck,
+};
 
 /// Set to run the `ci=skip` cases too.
 const RUN_ALL: &str = "HDD_CORPUS_ALL";
@@ -44,48 +47,87 @@ fn every_corpus_case_reduces_to_a_small_interesting_result() {
 fn check(case: &Case) -> Vec<String> {
     let work = scratch();
     let path = work.path().join(&case.input);
-    fs::copy(case.input_path(), &path).expect("copy");
-    let original = fs::read(&path).expect("input");
-    let out = run(hdd()
-        .arg("-t")
-        .arg(case.test())
-        .arg(&path)
-        .args(["-j", "2", "-q", "--lang", &case.lang]));
+    if case.is_dir() {
+        copy_dir(&case.input_path(), &path);
+    } else {
+        fs::copy(case.input_path(), &path).expect("copy");
+    }
+    let original = contents(&path);
+    let mut cmd = hdd();
+    cmd.arg("-t").arg(case.test()).arg(&path).args(["-j", "2", "-q"]);
+    if !case.is_dir() {
+        cmd.args(["--lang", &case.lang]);
+    }
+    let out = run(&mut cmd);
     if !out.status.success() {
         return vec![format!("hdd failed ({}): {}", out.status, stderr(&out))];
     }
     let mut problems = Vec::new();
-    if fs::read(&path).expect("input") != original {
+    if contents(&path) != original {
         problems.push("the input changed".to_string());
     }
-    let Ok(result) = fs::read(work.path().join(reduced_name(&case.input))) else {
-        problems.push("no result file".to_string());
+    let result_path = work.path().join(reduced_name(&case.input, case.is_dir()));
+    if !result_path.exists() {
+        problems.push("no result".to_string());
         return problems;
-    };
-    let shown = String::from_utf8_lossy(&result);
-    if result.len() > case.max_bytes {
-        problems.push(format!("{} bytes, more than {}:\n{shown}", result.len(), case.max_bytes));
     }
-    if !case.interesting(&result) {
+    let result = contents(&result_path);
+    let bytes: usize = result.iter().map(|(_, b)| b.len()).sum();
+    let shown: String = result
+        .iter()
+        .map(|(name, b)| format!("--- {}\n{}", name.display(), String::from_utf8_lossy(b)))
+        .collect();
+    if bytes > case.max_bytes {
+        problems.push(format!("{bytes} bytes, more than {}:\n{shown}", case.max_bytes));
+    }
+    let interesting = if case.is_dir() {
+        case.interesting_dir(&result_path)
+    } else {
+        case.interesting(&result[0].1)
+    };
+    if !interesting {
         problems.push(format!("the result is not interesting:\n{shown}"));
     }
-    let before = parse(&case.lang, &original).error_count();
-    let after = parse(&case.lang, &result).error_count();
-    if after > before {
-        problems.push(format!("{after} syntax errors, the input had {before}"));
+    for (name, before) in &original {
+        let Some((_, after)) = result.iter().find(|(n, _)| n == name) else { continue };
+        let lang = if case.is_dir() {
+            hdd::language::by_path(name).map_or("text", |l| l.name)
+        } else {
+            &case.lang
+        };
+        let (before, after) = (parse(lang, before).error_count(), parse(lang, after).error_count());
+        if after > before {
+            problems
+                .push(format!("{}: {after} syntax errors, the input had {before}", name.display()));
+        }
     }
     for check in &case.result {
-        if !check.holds(&result) {
+        if !result.iter().all(|(_, b)| check.holds(b)) {
             problems.push(format!("result={} does not hold:\n{shown}", check.word()));
         }
     }
     problems
 }
 
-/// Where hdd writes the result when not told: `a.reduced.c` for `a.c`.
-fn reduced_name(input: &str) -> String {
+/// A file's bytes under its name, or every file of a directory under its
+/// path relative to the directory.
+fn contents(path: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    if !path.is_dir() {
+        let name = PathBuf::from(path.file_name().expect("a file name"));
+        return vec![(name, fs::read(path).expect("read"))];
+    }
+    files_under(path)
+        .into_iter()
+        .map(|f| (f.strip_prefix(path).expect("under").to_path_buf(), fs::read(&f).expect("read")))
+        .collect()
+}
+
+/// Where hdd writes the result when not told: `a.reduced.c` for `a.c`,
+/// `d.reduced/` for a directory `d`.
+fn reduced_name(input: &str, dir: bool) -> String {
     let p = Path::new(input);
     match (p.file_stem(), p.extension()) {
+        _ if dir => format!("{input}.reduced"),
         (Some(s), Some(e)) => format!("{}.reduced.{}", s.to_string_lossy(), e.to_string_lossy()),
         _ => format!("{input}.reduced"),
     }

@@ -1,5 +1,7 @@
 //! Integration tests: the real `hdd` binary with real test scripts.
 //!
+//! - `languages`: every language of the registry has its grammar data, a
+//!   corpus case and its README row.
 //! - `cli`: what a user sees for good and bad command lines (exit codes,
 //!   messages, the input left alone, `--in-place`, `--stats-json`).
 //! - `runner`: the test contract (working directory, file name, `TMPDIR`),
@@ -11,18 +13,20 @@
 //! - `corpus`: the real corpus cases with their real oracles, as their
 //!   `case.env` files describe them.
 //! - `parallel`: `-j1` and `-j4` give the same result.
-//! - `tidy`: the rules of the codebase no compiler checks (layers, the
-//!   registry's rows, documented grammar data, the code map).
+//! - `tidy`: the rules of the codebase no compiler checks (layers, documented grammar data, the code map).
 //! - `slurm`: tests as Slurm job steps (`--launcher srun ...`) on a private
 //!   one-node cluster: the local result, and no step left behind.
+//! - `multi`: a directory, or several files, reduced jointly.
 //!
-//! Shared here: running the binary, scratch directories, [`Case`] (the one
-//! reader of `corpora/<lang>/<case>/case.env`), [`in_parallel`] for tests
-//! that run many cases, and the few calls into the library ([`frontend`],
+//! Shared here: running the binary, scratch directories (and copying
+//! them), [`Case`] (the one reader of `corpora/<lang>/<case>/case.env`),
+//! [`in_parallel`] for tests that run many cases, and the few calls into the library ([`frontend`],
 //! [`parse`]) so that a change of its paths touches one place.
 
 mod cli;
 mod corpus;
+mod languages;
+mod multi;
 mod parallel;
 mod reduce;
 mod roundtrip;
@@ -129,9 +133,11 @@ pub struct Case {
     pub name: String,
     /// The case's directory (`test.sh`, the input, helpers).
     pub dir: PathBuf,
-    /// The `--lang` name: the directory the case is in.
+    /// The directory the case is in: the `--lang` name of a one-file case,
+    /// `multi` for a case whose input is a directory.
     pub lang: String,
-    /// `input=`: the file name of the input, in `dir`.
+    /// `input=`: the name of the input, in `dir`: a file, or a directory
+    /// of files reduced jointly.
     pub input: String,
     /// `max_bytes=`: the most bytes the corpus test accepts in a result.
     pub max_bytes: usize,
@@ -210,7 +216,7 @@ impl Case {
             .unwrap_or_else(|e| panic!("{name}: cannot read {}: {e}", env.display()));
         let case =
             Case::parse(name, &dir, &text).unwrap_or_else(|e| panic!("{name}: case.env: {e}"));
-        assert!(case.input_path().is_file(), "{name}: no input {:?}", case.input);
+        assert!(case.input_path().exists(), "{name}: no input {:?}", case.input);
         case
     }
 
@@ -279,9 +285,29 @@ impl Case {
         })
     }
 
-    /// The input file.
+    /// The input: a file, or a directory (see [`Case::is_dir`]).
     pub fn input_path(&self) -> PathBuf {
         self.dir.join(&self.input)
+    }
+
+    /// Whether the input is a directory of files reduced jointly.
+    pub fn is_dir(&self) -> bool {
+        self.input_path().is_dir()
+    }
+
+    /// The input's files with their languages: the input itself in the
+    /// case's language, or every file under a directory input (sorted) in
+    /// the language its extension selects, plain text for any other.
+    pub fn files(&self) -> Vec<(PathBuf, &'static str)> {
+        if !self.is_dir() {
+            let lang = hdd::language::by_name(&self.lang)
+                .unwrap_or_else(|| panic!("{}: no language {:?}", self.name, self.lang));
+            return vec![(self.input_path(), lang.name)];
+        }
+        files_under(&self.input_path())
+            .into_iter()
+            .map(|f| (f.clone(), hdd::language::by_path(&f).map_or("text", |l| l.name)))
+            .collect()
     }
 
     /// The oracle.
@@ -297,11 +323,54 @@ impl Case {
         let work = scratch();
         let path = work.path().join(&self.input);
         fs::write(&path, bytes).expect("write candidate");
+        self.oracle_says(&path, work.path())
+    }
+
+    /// Whether the directory `result` is interesting to the case's oracle,
+    /// run the way hdd runs it on a directory input: on a fresh copy named
+    /// like the input, which is also the working directory, its absolute
+    /// path as the last argument.
+    pub fn interesting_dir(&self, result: &Path) -> bool {
+        let work = scratch();
+        let copy = work.path().join(&self.input);
+        copy_dir(result, &copy);
+        self.oracle_says(&copy, &copy)
+    }
+
+    fn oracle_says(&self, arg: &Path, cwd: &Path) -> bool {
         Command::new(self.test())
-            .arg(&path)
-            .current_dir(work.path())
+            .arg(arg)
+            .current_dir(cwd)
             .status()
             .unwrap_or_else(|e| panic!("{}: cannot run the oracle: {e}", self.name))
             .success()
     }
+}
+
+/// Every file under `dir`, recursively, sorted.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for entry in fs::read_dir(&d).expect("read_dir") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                todo.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Copies the directory `from` to `to` (created), recursively.
+pub fn copy_dir(from: &Path, to: &Path) {
+    for file in files_under(from) {
+        let dest = to.join(file.strip_prefix(from).expect("under from"));
+        fs::create_dir_all(dest.parent().expect("a parent")).expect("mkdir");
+        fs::copy(&file, &dest).expect("copy");
+    }
+    fs::create_dir_all(to).expect("mkdir");
 }

@@ -2,8 +2,7 @@
 //!
 //! - No module imports from a layer above its own (ARCHITECTURE.md,
 //!   "Layers"); test code (`#[cfg(test)]`) may use any layer.
-//! - Every language of the registry has its grammar data, a corpus case
-//!   and a row in the README's table of languages.
+//! - (The registry's rows are checked in `languages.rs`.)
 //! - Every field of the grammar data format is documented in
 //!   `grammars/README.md`.
 //! - No source file cites a file outside the repository.
@@ -118,36 +117,6 @@ fn no_module_imports_from_a_layer_above_its_own() {
         }
     }
     assert!(wrong.is_empty(), "layering broken:\n{}", wrong.join("\n"));
-}
-
-#[test]
-fn every_language_has_grammar_data_a_corpus_case_and_a_readme_row() {
-    let readme = fs::read_to_string(root().join("README.md")).expect("README");
-    let mut missing = Vec::new();
-    for info in hdd::language::LANGUAGES {
-        let (file, _) = info.grammar;
-        if !root().join(file).is_file() {
-            missing.push(format!("{}: no {file}", info.name));
-        }
-        if !readme.lines().any(|l| l.starts_with('|') && l.contains(&format!("`{}`", info.name))) {
-            missing.push(format!("{}: no row in the README's table of languages", info.name));
-        }
-        // plain text is the fallback for formats without a grammar; it is
-        // tested by tests/data/reduce cases and, as the token pass, on
-        // every malformed corpus case
-        if info.name == "text" {
-            continue;
-        }
-        let cases = fs::read_dir(root().join("corpora").join(info.name))
-            .map(|d| {
-                d.filter_map(Result::ok).filter(|e| e.path().join("case.env").is_file()).count()
-            })
-            .unwrap_or(0);
-        if cases == 0 {
-            missing.push(format!("{}: no case under corpora/{}/", info.name, info.name));
-        }
-    }
-    assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
 
 #[test]

@@ -1,0 +1,225 @@
+//! A set of files reduced jointly: `hdd --test t.sh DIR` or
+//! `hdd --test t.sh a.c b.h ...`.
+//!
+//! - A directory: every file under it is part of the set. A text file is
+//!   reduced, in the language its extension selects (plain text for any
+//!   other); a binary file (one with a NUL byte) is copied unchanged into
+//!   every candidate. The test gets the copy of the directory's path.
+//! - Files: each must be a text file; the set's directory is their common
+//!   parent, but only the named files are in the copy the test sees (other
+//!   files there are not copied). The test gets the copies' paths.
+//!
+//! A file may be emptied, never removed: the test always finds every file
+//! it was given (so a deleted header cannot be found silently elsewhere on
+//! the include path). The candidate's bytes are the reduced files' texts
+//! joined by [`forest::SEPARATOR`], in the set's order.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::Result;
+
+use super::error::Fatal;
+use crate::language::{self, LangInfo};
+use crate::oracle::runner::{Layout, SetLayout};
+use crate::syntax::forest;
+
+/// A set of files, as the command line gave it.
+#[derive(Debug, Clone)]
+pub struct FileSet {
+    /// The directory given, or the files' common parent.
+    pub root: PathBuf,
+    /// The reduced files, relative to `root`, with their languages, sorted.
+    pub files: Vec<(PathBuf, &'static LangInfo)>,
+    /// Files copied unchanged (binary), relative to `root`.
+    pub copied: Vec<PathBuf>,
+    /// A directory was given (the test gets its path), not files.
+    pub is_dir: bool,
+}
+
+impl FileSet {
+    /// The set for a directory.
+    pub fn of_dir(dir: &Path) -> Result<FileSet> {
+        let mut all = Vec::new();
+        walk(dir, dir, &mut all)
+            .map_err(|e| Fatal::usage(format!("cannot read {}: {e}", dir.display())))?;
+        all.sort();
+        let (mut files, mut copied) = (Vec::new(), Vec::new());
+        for rel in all {
+            let bytes = read(&dir.join(&rel))?;
+            if bytes.contains(&0) {
+                copied.push(rel);
+            } else {
+                files.push((rel.clone(), lang_of(&rel)));
+            }
+        }
+        if files.is_empty() {
+            return Err(Fatal::usage(format!(
+                "{} has no text file: there is nothing to reduce",
+                dir.display()
+            )));
+        }
+        Ok(FileSet { root: dir.to_path_buf(), files, copied, is_dir: true })
+    }
+
+    /// The set for several files.
+    pub fn of_files(paths: &[PathBuf]) -> Result<FileSet> {
+        let mut abs = Vec::new();
+        for p in paths {
+            if !p.is_file() {
+                return Err(Fatal::usage(format!("cannot read {}: no such file", p.display())));
+            }
+            let a = std::fs::canonicalize(p)
+                .map_err(|e| Fatal::usage(format!("cannot read {}: {e}", p.display())))?;
+            if read(&a)?.contains(&0) {
+                return Err(Fatal::usage(format!(
+                    "{} looks binary (it contains NUL bytes); hdd reduces text formats",
+                    p.display()
+                )));
+            }
+            abs.push(a);
+        }
+        let mut root = abs[0].parent().unwrap_or(Path::new("/")).to_path_buf();
+        while !abs.iter().all(|a| a.starts_with(&root)) {
+            root = root.parent().unwrap_or(Path::new("/")).to_path_buf();
+        }
+        let mut files: Vec<(PathBuf, &'static LangInfo)> = abs
+            .iter()
+            .map(|a| {
+                let rel = a.strip_prefix(&root).unwrap_or(a).to_path_buf();
+                (rel.clone(), lang_of(&rel))
+            })
+            .collect();
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+        files.dedup_by(|a, b| a.0 == b.0);
+        Ok(FileSet { root, files, copied: Vec::new(), is_dir: false })
+    }
+
+    /// The reduced files' texts, joined as a candidate is.
+    pub fn read(&self) -> Result<Vec<u8>> {
+        let texts: Vec<Vec<u8>> =
+            self.files.iter().map(|(rel, _)| read(&self.root.join(rel))).collect::<Result<_>>()?;
+        if texts.iter().all(Vec::is_empty) {
+            return Err(Fatal::usage(format!(
+                "the files of {} are empty: there is nothing to reduce",
+                self.root.display()
+            )));
+        }
+        Ok(forest::join(&texts))
+    }
+
+    /// The languages of the reduced files, in order.
+    pub fn langs(&self) -> Vec<&'static LangInfo> {
+        self.files.iter().map(|(_, l)| *l).collect()
+    }
+
+    /// The directory's name in the test's private copy.
+    pub fn dir_name(&self) -> std::ffi::OsString {
+        self.root.file_name().map_or_else(|| "input".into(), |n| n.to_os_string())
+    }
+
+    /// How the runner lays a candidate out.
+    pub fn layout(&self) -> Result<Layout> {
+        let copied = self
+            .copied
+            .iter()
+            .map(|rel| Ok((rel.clone(), Arc::from(read(&self.root.join(rel))?))))
+            .collect::<Result<_>>()?;
+        Ok(Layout::Set(SetLayout {
+            dir: self.dir_name(),
+            files: self.files.iter().map(|(rel, _)| rel.clone()).collect(),
+            copied,
+            pass_dir: self.is_dir,
+        }))
+    }
+
+    /// The files of a result (`text` as a candidate is) and the copied
+    /// files, relative to the set's directory, for the output.
+    pub fn result<'a>(
+        &'a self,
+        text: &'a [u8],
+        copied: &'a [(PathBuf, Arc<[u8]>)],
+    ) -> impl Iterator<Item = (&'a Path, &'a [u8])> {
+        let texts = forest::split(text);
+        self.files
+            .iter()
+            .zip(texts)
+            .map(|((rel, _), t)| (rel.as_path(), t))
+            .chain(copied.iter().map(|(rel, b)| (rel.as_path(), &**b)))
+    }
+
+    /// A shell command that runs the test the way hdd does, for the user.
+    pub fn reproduction(&self, test: &str, quote: impl Fn(&str) -> String) -> String {
+        let root = std::fs::canonicalize(&self.root).unwrap_or_else(|_| self.root.clone());
+        let name = quote(&self.dir_name().to_string_lossy());
+        let root = quote(&root.to_string_lossy());
+        if self.is_dir {
+            return format!(
+                "(d=$(mktemp -d) && cp -r {root} \"$d/{name}\" && cd \"$d/{name}\" && {test} \"$d/{name}\"; echo \"exit code $?\")"
+            );
+        }
+        let rels: Vec<String> =
+            self.files.iter().map(|(r, _)| quote(&r.to_string_lossy())).collect();
+        let args: Vec<String> = rels.iter().map(|r| format!("\"$d/{name}/\"{r}")).collect();
+        format!(
+            "(d=$(mktemp -d) && mkdir \"$d/{name}\" && cd {root} && cp --parents {} \"$d/{name}\" && cd \"$d/{name}\" && {test} {}; echo \"exit code $?\")",
+            rels.join(" "),
+            args.join(" ")
+        )
+    }
+}
+
+/// The language a file of a set is reduced in: by extension, else text.
+fn lang_of(path: &Path) -> &'static LangInfo {
+    language::by_path(path)
+        .or_else(|| language::by_name("text"))
+        .expect("the registry has plain text")
+}
+
+fn read(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| Fatal::usage(format!("cannot read {}: {e}", path.display())))
+}
+
+/// Every file under `dir` (following no symbolic link to a directory),
+/// relative to `root`.
+fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        if entry.file_type()?.is_dir() {
+            walk(root, &path, out)?;
+        } else if path.is_file() {
+            out.push(path.strip_prefix(root).unwrap_or(&path).to_path_buf());
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_directory_is_its_text_files_and_copies_its_binary_ones() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().join("proj");
+        std::fs::create_dir_all(root.join("inc")).expect("mkdir");
+        std::fs::write(root.join("main.c"), "int main;").expect("w");
+        std::fs::write(root.join("inc/a.h"), "int a;").expect("w");
+        std::fs::write(root.join("Makefile"), "all:").expect("w");
+        std::fs::write(root.join("logo.bin"), b"\x00\x01").expect("w");
+        let set = FileSet::of_dir(&root).expect("set");
+        let names: Vec<(String, &str)> =
+            set.files.iter().map(|(p, l)| (p.to_string_lossy().into_owned(), l.name)).collect();
+        assert_eq!(
+            names,
+            [("Makefile".into(), "text"), ("inc/a.h".into(), "c"), ("main.c".into(), "c")]
+        );
+        assert_eq!(set.copied, [PathBuf::from("logo.bin")]);
+        assert_eq!(set.read().expect("read"), b"all:\0int a;\0int main;");
+        let files = FileSet::of_files(&[root.join("main.c"), root.join("inc/a.h")]).expect("files");
+        assert_eq!(files.root, std::fs::canonicalize(&root).expect("abs"));
+        assert_eq!(files.files.len(), 2);
+        assert!(FileSet::of_files(&[root.join("logo.bin")]).is_err());
+    }
+}

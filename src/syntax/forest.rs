@@ -1,0 +1,211 @@
+//! Several files as one tree, so that a set of files is reduced jointly by
+//! the same machinery as one file.
+//!
+//! The forest's text is the files' texts joined by [`SEPARATOR`] (a NUL
+//! byte, which no reduced file holds: hdd refuses or copies unchanged any
+//! file with one). Its tree has a root (`forest`) with one child per file
+//! (`file`), and each file's own tree under it, its spans moved by the
+//! file's offset and its kinds, slots and replacements renumbered into one
+//! merged [`TreeInfo`]. So masks, unparsing, the cache (a hash of all the
+//! bytes) and every pass work unchanged, and the first HDD level is the
+//! files.
+//!
+//! A file node's action is `Delete`: the file's text goes, the file stays
+//! (empty). The separators lie between the file nodes, outside every node,
+//! so every candidate keeps them all and [`split`] always gives the files
+//! back in order.
+
+use std::sync::Arc;
+
+use super::tree::{flags, Action, KindNames, Node, Shrink, SlotInfo, Tree, TreeInfo, ERROR_KIND};
+
+/// The byte between two files' texts.
+pub const SEPARATOR: u8 = 0;
+
+/// The files' texts in a forest's text (always one more than the
+/// separators).
+pub fn split(text: &[u8]) -> Vec<&[u8]> {
+    text.split(|&b| b == SEPARATOR).collect()
+}
+
+/// The forest's text for the files' texts.
+pub fn join<T: AsRef<[u8]>>(files: &[T]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        if i > 0 {
+            out.push(SEPARATOR);
+        }
+        out.extend_from_slice(f.as_ref());
+    }
+    out
+}
+
+/// Offsets of one language's numbering in the merged [`TreeInfo`].
+#[derive(Clone, Copy)]
+struct Offsets {
+    kind: u16,
+    slot: u16,
+    replacement: u16,
+}
+
+/// Splices the files' trees (each over its own text) into one tree over
+/// their [`join`]ed texts, as the module says.
+pub fn splice(trees: &[Tree]) -> Tree {
+    let mut kinds: Vec<Box<str>> = Vec::new();
+    let mut shrink: Vec<Shrink> = Vec::new();
+    let mut info = TreeInfo {
+        slots: vec![SlotInfo::default()],
+        squeeze: true,
+        operators_glue: false,
+        tokens: true,
+        ..TreeInfo::default()
+    };
+    // languages seen so far (trees of one language share their info)
+    let mut seen: Vec<(*const TreeInfo, Offsets)> = Vec::new();
+    let mut offsets = Vec::new();
+    for tree in trees {
+        let ti = tree.info();
+        if let Some((_, o)) = seen.iter().find(|(p, _)| *p == Arc::as_ptr(ti)) {
+            offsets.push(*o);
+            continue;
+        }
+        let o = Offsets {
+            kind: kinds.len() as u16,
+            slot: info.slots.len() as u16,
+            replacement: info.replacements.len() as u16,
+        };
+        kinds.extend(ti.kinds.names().iter().cloned());
+        shrink.resize(o.kind as usize, Shrink::No);
+        shrink.extend(ti.shrink.iter().copied());
+        info.replacements.extend(ti.replacements.iter().cloned());
+        info.slots.extend(ti.slots.iter().map(|s| SlotInfo {
+            repeated: s.repeated,
+            accepts: s.accepts.iter().map(|k| k + o.kind).collect(),
+        }));
+        // one language's "no" wins: squeezing and tidying only where every
+        // language allows it, spaces between operators where any needs them
+        info.squeeze &= ti.squeeze;
+        info.operators_glue |= ti.operators_glue;
+        info.tokens &= ti.tokens;
+        seen.push((Arc::as_ptr(ti), o));
+        offsets.push(o);
+    }
+    let forest_kind = kinds.len() as u16;
+    kinds.push("forest".into());
+    kinds.push("file".into());
+    shrink.resize(kinds.len(), Shrink::No);
+    info.kinds = KindNames::new(kinds);
+    info.shrink = shrink;
+
+    let src = join(&trees.iter().map(|t| t.src()).collect::<Vec<_>>());
+    let total = 1 + trees.len() + trees.iter().map(Tree::len).sum::<usize>();
+    let mut nodes = Vec::with_capacity(total);
+    let plain = |kind, action, parent, start: usize, end: usize, subtree_end: usize| Node {
+        kind,
+        flags: flags::NAMED,
+        member: 0,
+        slot: 0,
+        action,
+        parent,
+        lead: start as u32,
+        start: start as u32,
+        end: end as u32,
+        subtree_end: subtree_end as u32,
+    };
+    nodes.push(plain(forest_kind, Action::Keep, u32::MAX, 0, src.len(), total));
+    let mut offset = 0usize;
+    let mut errors = 0;
+    for (tree, o) in trees.iter().zip(offsets) {
+        let file = nodes.len();
+        let end = offset + tree.src().len();
+        nodes.push(plain(forest_kind + 1, Action::Delete, 0, offset, end, file + 1 + tree.len()));
+        let base = (file + 1) as u32;
+        let at = offset as u32;
+        nodes.extend(tree.nodes().iter().map(|n| Node {
+            kind: if n.kind == ERROR_KIND { ERROR_KIND } else { n.kind + o.kind },
+            slot: n.slot + o.slot,
+            action: match n.action {
+                Action::Replace(r) => Action::Replace(r + o.replacement),
+                a => a,
+            },
+            parent: if n.parent == u32::MAX { file as u32 } else { n.parent + base },
+            lead: n.lead + at,
+            start: n.start + at,
+            end: n.end + at,
+            subtree_end: n.subtree_end + base,
+            ..n.clone()
+        }));
+        errors += tree.error_count();
+        offset = end + 1;
+    }
+    Tree::from_parts(Arc::from(src), nodes, Arc::new(info), errors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::mask::Mask;
+    use crate::syntax::tree::{NodeId, TreeBuilder};
+    use crate::syntax::unparse::Unparser;
+
+    /// A tree of words, each deletable, under a root, over `src`.
+    fn words(src: &str, info: &Arc<TreeInfo>) -> Tree {
+        let mut b = TreeBuilder::new(Arc::from(src.as_bytes()));
+        b.open(0, flags::NAMED, 0, src.len());
+        let mut at = 0;
+        for w in src.split(' ') {
+            let id = b.open(1, flags::NAMED, at, at + w.len());
+            b.node_mut(id).action = Action::Replace(0);
+            b.close();
+            at += w.len() + 1;
+        }
+        b.finish(info.clone())
+    }
+
+    fn unparse(tree: &Tree, off: &[u32]) -> Vec<u8> {
+        let mut mask = Mask::new(tree.len());
+        for &i in off {
+            mask.set_off(NodeId(i));
+        }
+        let mut out = Vec::new();
+        Unparser::new().unparse(tree, &mask, &mut out);
+        out
+    }
+
+    #[test]
+    fn a_forest_unparses_to_its_files_and_keeps_every_separator() {
+        let a = Arc::new(TreeInfo {
+            kinds: KindNames::new(vec!["doc".into(), "word".into()]),
+            replacements: vec![b"x".to_vec().into()],
+            ..TreeInfo::default()
+        });
+        let b = Arc::new(TreeInfo {
+            kinds: KindNames::new(vec!["text".into(), "token".into()]),
+            replacements: vec![b"y".to_vec().into()],
+            ..TreeInfo::default()
+        });
+        let trees = [words("one two", &a), words("three", &b), words("four five", &a)];
+        let forest = splice(&trees);
+        assert_eq!(forest.src(), b"one two\0three\0four five");
+        assert_eq!(unparse(&forest, &[]), forest.src());
+        // the root, then per file: the file node, its root, its words
+        assert_eq!(forest.len(), 1 + (1 + 3) + (1 + 2) + (1 + 3));
+        let files: Vec<NodeId> = forest.children(NodeId(0)).collect();
+        assert_eq!(files, [NodeId(1), NodeId(5), NodeId(8)]);
+        assert_eq!(forest.kind_name(forest.node(files[1]).kind), "file");
+        assert_eq!(forest.kind_name(forest.node(NodeId(7)).kind), "token");
+        assert_eq!(forest.kind_name(forest.node(NodeId(10)).kind), "word");
+        // a replacement keeps its own language's text
+        assert_eq!(unparse(&forest, &[7, 10]), b"one two\0y\0x five");
+        // a file emptied, and every file emptied: the separators stay
+        assert_eq!(split(&unparse(&forest, &[5])), [&b"one two"[..], b"", b"four five"]);
+        assert_eq!(unparse(&forest, &[1, 5, 8]), b"\0\0");
+    }
+
+    #[test]
+    fn split_undoes_join() {
+        let files: [&[u8]; 3] = [b"a", b"", b"b c"];
+        assert_eq!(split(&join(&files)), files);
+        assert_eq!(split(b""), [b""]);
+    }
+}
