@@ -533,6 +533,6 @@ mod tests {
         let help = command().render_help().to_string();
         let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(help.contains(&format!("language: {} [default", language::names())), "{help}");
-        assert!(help.contains("backward for c, js; forward for json, xml, text"), "{help}");
+        assert!(help.contains("backward for c, cpp, js; forward for json, xml, text"), "{help}");
     }
 }

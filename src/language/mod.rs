@@ -97,6 +97,15 @@ pub static LANGUAGES: &[LangInfo] = &[
         },
     },
     LangInfo {
+        name: "cpp",
+        // `.ii`: C++ after the preprocessor (`g++ -E`); `.h` stays C
+        extensions: &["cpp", "cc", "cxx", "hpp", "hh", "hxx", "ii"],
+        grammar: ("grammars/cpp.toml", include_str!("../../grammars/cpp.toml")),
+        build: |info| {
+            treesitter::build(info, tree_sitter_cpp::LANGUAGE.into(), tree_sitter_cpp::NODE_TYPES)
+        },
+    },
+    LangInfo {
         name: "js",
         extensions: &["js", "mjs", "cjs", "jsx"],
         grammar: ("grammars/js.toml", include_str!("../../grammars/js.toml")),

@@ -354,4 +354,23 @@ mod tests {
         // an array in an array does unwrap
         assert_eq!(of("[3, 4]"), Some(vec!["3".to_string(), "4".into(), "3, 4".into()]));
     }
+    #[test]
+    fn cpp_namespaces_and_linkages_unwrap_into_their_declarations() {
+        let src = "namespace n { struct S { void h() {} }; int a; }\n\
+                   extern \"C\" { int b; }\n\
+                   template <class T> T g(T x) { return x; }";
+        let t = targets("cpp", src);
+        let of = |n: &str| t.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
+        // a namespace by one of its declarations, or by all of them; never by
+        // a member of a class inside it
+        let ns = of("namespace n { struct S { void h() {} }; int a; }").expect("namespace");
+        assert_eq!(ns[0], "int a;");
+        assert_eq!(ns.last().map(String::as_str), Some("struct S { void h() {} }; int a;"));
+        assert!(!ns.iter().any(|t| t == "void h() {}"), "{ns:?}");
+        // a class at namespace level by a member function (its `;` stays)
+        assert_eq!(of("struct S { void h() {} }"), Some(vec!["void h() {}".to_string()]));
+        assert_eq!(of("extern \"C\" { int b; }"), Some(vec!["int b;".to_string()]));
+        // what a template declares is kept: the template is never replaced by it
+        assert_eq!(of("template <class T> T g(T x) { return x; }"), None);
+    }
 }
