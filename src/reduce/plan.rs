@@ -143,30 +143,38 @@ impl Plan {
         }
         let mut groups = GroupMemory::default();
         loop {
+            let before = text_len(host);
             let hoisted = if self.hoist { self.hoist(host, memory)? } else { 0 };
             while pass(host, View::Language, OneMinimal::new(self.order), Phase::OneMinimal)? > 0 {}
             let cut = if self.coordinated { self.coordinated(host, &mut groups)? } else { 0 };
-            if hoisted == 0 && cut == 0 {
+            // a hoist that reads as the current best counts as interesting
+            // but changes nothing: only a shorter text is worth another round
+            if (hoisted == 0 && cut == 0) || text_len(host) >= before {
                 return Ok(());
             }
         }
     }
 
-    /// Coordinated deletion, on a fresh parse each time, while it finds
-    /// something; returns how many groups it deleted. A group that failed is
-    /// not tried again while what it switches off reads the same.
+    /// Coordinated deletion, on a fresh parse each time, while it makes the
+    /// text shorter; returns how many bytes it removed. A group that failed
+    /// is not tried again while what it switches off reads the same.
     fn coordinated(&self, host: &mut dyn Host, memory: &mut GroupMemory) -> Result<usize, Stopped> {
-        let mut total = 0;
+        let Some(mut tree) = host.view(View::Language) else { return Ok(0) };
+        let start = tree.src().len();
         loop {
-            let Some(tree) = host.view(View::Language) else { return Ok(total) };
             let mut search = Coordinated::new(&tree, memory);
-            let cut = drive_on(host, &tree, &Units::new(&tree), &mut search, Phase::Coordinated)?;
+            drive_on(host, &tree, &Units::new(&tree), &mut search, Phase::Coordinated)?;
             memory.remember(&tree, search.failed());
-            total += cut;
-            if cut == 0 {
-                return Ok(total);
+            // progress is the text getting shorter: a candidate that reads
+            // as the current best commits nothing
+            let Some(next) = host.view(View::Language) else { break };
+            if next.src().len() >= tree.src().len() {
+                break;
             }
+            tree = next;
         }
+        let end = host.view(View::Language).map_or(start, |t| t.src().len());
+        Ok(start.saturating_sub(end))
     }
 
     /// HDD or HDD*, then hoisting and the algorithm again while hoisting
@@ -194,6 +202,11 @@ impl Plan {
         memory.remember(&tree, search.failed());
         Ok(hoisted)
     }
+}
+
+/// The length of the current best text (0 when it does not parse).
+fn text_len(host: &mut dyn Host) -> usize {
+    host.view(View::Language).map_or(0, |t| t.src().len())
 }
 
 /// Runs `search` over a fresh `view` of the current best; returns the
