@@ -111,6 +111,11 @@ pub struct Args {
     #[arg(long, help_heading = "Algorithm")]
     pub no_hoist: bool,
 
+    /// Skip coordinated deletion (a declaration together with every use of
+    /// its name, in one test) after HDD+'s 1-minimal phase.
+    #[arg(long, help_heading = "Algorithm")]
+    pub no_coordinated: bool,
+
     /// Skip the token pass that malformed input gets (deleting lines and
     /// words as plain text, still under the syntax guard).
     #[arg(long, help_heading = "Algorithm")]
@@ -454,6 +459,7 @@ impl Args {
             }),
             syntax_guard: !self.no_syntax_guard,
             hoist: !self.no_hoist,
+            coordinated: !self.no_coordinated,
             tokens: !self.no_tokens,
             shrink: !self.no_shrink,
             max_time: self.max_time,

@@ -36,6 +36,8 @@ pub struct Config {
     pub syntax_guard: bool,
     /// Hoist along with the algorithm.
     pub hoist: bool,
+    /// With HDD+: delete declarations with their uses after the 1-minimal phase.
+    pub coordinated: bool,
     /// Run the token pass (lines and words as plain text) on malformed input.
     pub tokens: bool,
     /// Run the shrinking pass (characters of strings) at the end.

@@ -170,6 +170,7 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
         order: config.order.unwrap_or_else(|| order_of(frontend.order())),
         token_order: text.as_ref().map_or(Order::Forward, |t| order_of(t.order())),
         hoist: config.hoist,
+        coordinated: config.coordinated,
         tokens: config.tokens,
         shrink: config.shrink,
     };

@@ -82,6 +82,50 @@ pub struct GrammarData {
     /// `0`). `parent` and `field` (or, outside fields, `kind`) name them.
     #[serde(default)]
     pub keep: Vec<KeepData>,
+
+    /// Nodes that declare a name, for the coordinated deletion pass, which
+    /// deletes a declaration together with every use of its name in one
+    /// test (a variable and the statements that use it, a parameter and
+    /// the matching argument of every call). Without entries that pass
+    /// does nothing for the language.
+    #[serde(default)]
+    pub declare: Vec<DeclareData>,
+
+    /// Kinds that open a scope: a name declared directly inside one is used
+    /// only inside it (C's blocks and function definitions). Names declared
+    /// outside every scope are visible in the whole file.
+    #[serde(default)]
+    pub scopes: Vec<String>,
+
+    /// Kinds of function calls: the first named child names the function
+    /// and the child that is a `[[list]]` holds the arguments, which match
+    /// the parameters of a `declare` entry with `each = true` by position.
+    #[serde(default)]
+    pub calls: Vec<String>,
+}
+
+/// One kind of declaration: `[[declare]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeclareData {
+    /// The declaring node's kind (e.g. `declaration`, `parameter_list`).
+    pub kind: String,
+    /// The kind of the token that spells the name (e.g. `identifier`); a
+    /// use of the name is a token of this kind with the same text. The
+    /// name is the first such token inside the declaration (inside `field`,
+    /// when given).
+    pub name: String,
+    /// The field of the declaring node that holds the name (e.g. C's
+    /// `declarator`, so that a `typedef struct { T x; } U;` declares `U`).
+    #[serde(default)]
+    pub field: Option<String>,
+    /// The node is a list (a `[[list]]` entry) of which every element
+    /// declares a name of its own: parameters, whose arguments go with
+    /// them. Without it, a list with several elements (`int a, b;`) also
+    /// declares one name per element, and one with a single element
+    /// declares that name as a whole.
+    #[serde(default)]
+    pub each: bool,
 }
 
 /// The default order of a language: `order = "forward"` or `"backward"`.

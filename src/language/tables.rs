@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use anyhow::{bail, Context, Result};
 
 use super::grammar::{GrammarData, OrderData};
-use crate::syntax::tree::{KindNames, Shrink, SlotInfo, TreeInfo};
+use crate::syntax::tree::{Bindings, Declare, KindNames, Shrink, SlotInfo, TreeInfo};
 
 /// How a front-end names its node kinds and fields.
 pub(crate) trait Vocabulary {
@@ -69,6 +69,10 @@ pub(crate) struct Tables {
     pub keep: HashSet<(u16, u16, u16)>,
     pub squeeze: bool,
     pub operators_glue: bool,
+    /// Which kinds declare names, open scopes and call functions.
+    pub bindings: Bindings,
+    /// The places that hold a declared name: (declaring kind, field id).
+    pub name_places: HashSet<(u16, u16)>,
 }
 
 impl Tables {
@@ -148,6 +152,8 @@ impl Tables {
             }
         }
 
+        let (bindings, name_places) = compile_bindings(data, v)?;
+
         Ok(Tables {
             order: data.order,
             atomic,
@@ -162,7 +168,14 @@ impl Tables {
             keep,
             squeeze: data.squeeze,
             operators_glue: data.operators_glue,
+            bindings,
+            name_places,
         })
+    }
+
+    /// Whether a child in `field` of a `parent` holds the name the parent declares.
+    pub(crate) fn is_name_place(&self, parent: u16, field: u16) -> bool {
+        field != 0 && self.name_places.contains(&(parent, field))
     }
 
     /// The first replacement entry that covers `kind` (for front-ends
@@ -188,8 +201,51 @@ impl Tables {
             squeeze: self.squeeze,
             operators_glue: self.operators_glue,
             tokens: true,
+            bindings: self.bindings.clone(),
         }
     }
+}
+
+/// The name tables of `data` (`declare`, `scopes`, `calls`), and the places
+/// that hold declared names.
+fn compile_bindings(
+    data: &GrammarData,
+    v: &dyn Vocabulary,
+) -> Result<(Bindings, HashSet<(u16, u16)>)> {
+    let kinds = v.kind_count();
+    let mut b = Bindings {
+        declare: vec![None; kinds],
+        scope: vec![false; kinds],
+        call: vec![false; kinds],
+        same: (0..kinds as u16).collect(),
+    };
+    let mut places = HashSet::new();
+    for d in &data.declare {
+        let ctx = || format!("in declare for {:?}", d.kind);
+        let spellings = v.named(&d.name).with_context(ctx)?;
+        let name = spellings.iter().copied().min().context("a name kind with no ids")?;
+        for k in spellings {
+            b.same[k as usize] = name;
+        }
+        let field = d.field.as_deref().map(|f| v.field(f)).transpose().with_context(ctx)?;
+        for k in v.named(&d.kind).with_context(ctx)? {
+            b.declare[k as usize] = Some(Declare { name, each: d.each });
+            if let Some(f) = field {
+                places.insert((k, f));
+            }
+        }
+    }
+    for name in &data.scopes {
+        for k in v.named(name).with_context(|| format!("in scopes: {name:?}"))? {
+            b.scope[k as usize] = true;
+        }
+    }
+    for name in &data.calls {
+        for k in v.named(name).with_context(|| format!("in calls: {name:?}"))? {
+            b.call[k as usize] = true;
+        }
+    }
+    Ok((b, places))
 }
 
 /// A [`Vocabulary`] of a fixed list of kind names, with no fields, supertypes
@@ -251,6 +307,21 @@ mod tests {
         assert_eq!(t.replacement_of(1), Some(0));
         assert_eq!(t.replacement_of(2), None);
         assert!(t.is_kept(0, 0, 2) && !t.is_kept(0, 0, 1));
+    }
+
+    #[test]
+    fn declarations_scopes_and_calls_resolve_to_kind_ids() {
+        let t = compile(
+            "scopes = [\"doc\"]\ncalls = [\"item\"]\n[[declare]]\nkind = \"item\"\nname = \"text\"\neach = true\n",
+        )
+        .expect("compiles");
+        assert_eq!(t.bindings.declare(1), Some(Declare { name: 2, each: true }));
+        assert_eq!(t.bindings.declare(0), None);
+        assert!(t.bindings.is_scope(0) && !t.bindings.is_scope(1));
+        assert!(t.bindings.is_call(1) && !t.bindings.is_call(0));
+        let err =
+            compile("[[declare]]\nkind = \"item\"\nname = \"txet\"\n").map(|_| ()).unwrap_err();
+        assert!(format!("{err:#}").contains("in declare"), "{err:#}");
     }
 
     #[test]

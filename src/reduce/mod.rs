@@ -1,4 +1,5 @@
-//! The reduce layer: ddmin, adaptive ddmin, HDD, HDD*, HDD+ and hoisting,
+//! The reduce layer: ddmin, adaptive ddmin, HDD, HDD*, HDD+, hoisting and
+//! coordinated deletion,
 //! and the plans that run them in turn.
 //!
 //! Invariant: nothing in here does I/O or knows a language, a process or a
@@ -21,7 +22,9 @@
 
 use crate::syntax::{Hoist, Mask, NodeId};
 
+pub mod coordinated;
 pub mod ddmin;
+pub mod groups;
 pub mod hdd;
 pub mod hoist;
 pub mod one_minimal;
@@ -34,6 +37,7 @@ mod rng;
 #[cfg(test)]
 pub(crate) mod testing;
 
+pub use coordinated::{Coordinated, GroupMemory};
 pub use ddmin::Ddmin;
 pub use hdd::Hdd;
 pub use hoist::Hoisting;
@@ -108,6 +112,8 @@ pub enum Step {
     Removal { after_success: bool },
     /// Replacing a node by one of its hoist targets.
     Hoist,
+    /// Switching off a declaration with its uses.
+    Coordinated,
 }
 
 /// What a candidate is, for learning which candidates tend to be

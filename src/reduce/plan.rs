@@ -3,7 +3,8 @@
 //!
 //! - HDD+ (the default): one HDD pass that also hoists each level's nodes
 //!   with one or two targets, then a hoisting round and the 1-minimality
-//!   phase in turn until hoisting finds nothing.
+//!   phase in turn, then coordinated deletion (a declaration with its
+//!   uses), until neither hoisting nor that finds anything.
 //! - HDD and HDD*: one HDD pass (HDD* repeats it until a pass removes
 //!   nothing), then a hoisting round and the algorithm again while hoisting
 //!   finds something.
@@ -18,7 +19,10 @@
 use std::sync::Arc;
 
 use super::hoist::HoistMemory;
-use super::{drive, Ddmin, Hdd, Hoisting, OneMinimal, Oracle, Order, Search, Stopped, Units};
+use super::{
+    drive, Coordinated, Ddmin, GroupMemory, Hdd, Hoisting, OneMinimal, Oracle, Order, Search,
+    Stopped, Units,
+};
 use crate::syntax::{Mask, Tree};
 
 /// Which algorithm a plan runs.
@@ -38,6 +42,7 @@ pub enum Phase {
     Hdd,
     OneMinimal,
     Hoist,
+    Coordinated,
     Tokens,
     Shrink,
 }
@@ -49,6 +54,7 @@ impl Phase {
             Phase::Hdd => "hdd",
             Phase::OneMinimal => "1-minimal",
             Phase::Hoist => "hoist",
+            Phase::Coordinated => "coordinated",
             Phase::Tokens => "tokens",
             Phase::Shrink => "shrink",
         }
@@ -88,6 +94,9 @@ pub struct Plan {
     pub token_order: Order,
     /// Hoist along with the algorithm.
     pub hoist: bool,
+    /// With HDD+: delete declarations together with their uses (see
+    /// [`Coordinated`]) after the 1-minimal phase.
+    pub coordinated: bool,
     /// Run the token pass on malformed input.
     pub tokens: bool,
     /// Run the shrinking pass at the end.
@@ -132,13 +141,40 @@ impl Plan {
             drive_on(host, &tree, &Units::new(&tree), &mut hdd, Phase::Hdd)?;
             memory.remember(&tree, hdd.failed_hoists());
         }
+        let mut groups = GroupMemory::default();
         loop {
+            let before = text_len(host);
             let hoisted = if self.hoist { self.hoist(host, memory)? } else { 0 };
             while pass(host, View::Language, OneMinimal::new(self.order), Phase::OneMinimal)? > 0 {}
-            if hoisted == 0 {
+            let cut = if self.coordinated { self.coordinated(host, &mut groups)? } else { 0 };
+            // a hoist that reads as the current best counts as interesting
+            // but changes nothing: only a shorter text is worth another round
+            if (hoisted == 0 && cut == 0) || text_len(host) >= before {
                 return Ok(());
             }
         }
+    }
+
+    /// Coordinated deletion, on a fresh parse each time, while it makes the
+    /// text shorter; returns how many bytes it removed. A group that failed
+    /// is not tried again while what it switches off reads the same.
+    fn coordinated(&self, host: &mut dyn Host, memory: &mut GroupMemory) -> Result<usize, Stopped> {
+        let Some(mut tree) = host.view(View::Language) else { return Ok(0) };
+        let start = tree.src().len();
+        loop {
+            let mut search = Coordinated::new(&tree, memory);
+            drive_on(host, &tree, &Units::new(&tree), &mut search, Phase::Coordinated)?;
+            memory.remember(&tree, search.failed());
+            // progress is the text getting shorter: a candidate that reads
+            // as the current best commits nothing
+            let Some(next) = host.view(View::Language) else { break };
+            if next.src().len() >= tree.src().len() {
+                break;
+            }
+            tree = next;
+        }
+        let end = host.view(View::Language).map_or(start, |t| t.src().len());
+        Ok(start.saturating_sub(end))
     }
 
     /// HDD or HDD*, then hoisting and the algorithm again while hoisting
@@ -166,6 +202,11 @@ impl Plan {
         memory.remember(&tree, search.failed());
         Ok(hoisted)
     }
+}
+
+/// The length of the current best text (0 when it does not parse).
+fn text_len(host: &mut dyn Host) -> usize {
+    host.view(View::Language).map_or(0, |t| t.src().len())
 }
 
 /// Runs `search` over a fresh `view` of the current best; returns the

@@ -15,6 +15,7 @@
 //! so every candidate keeps them all and [`split`] always gives the files
 //! back in order.
 
+use super::bindings::{Bindings, Declare};
 use std::sync::Arc;
 
 use super::tree::{flags, Action, KindNames, Node, Shrink, SlotInfo, Tree, TreeInfo, ERROR_KIND};
@@ -38,6 +39,30 @@ pub fn join<T: AsRef<[u8]>>(files: &[T]) -> Vec<u8> {
         out.extend_from_slice(f.as_ref());
     }
     out
+}
+
+/// Appends one language's name tables (`count` kinds, renumbered from
+/// `offset`) to the merged ones, so every kind of the forest has an entry.
+fn merge_bindings(merged: &mut Bindings, one: &Bindings, offset: u16, count: usize) {
+    let (start, end) = (offset as usize, offset as usize + count);
+    let identity = |merged: &mut Vec<u16>, to: usize| {
+        let from = merged.len();
+        merged.extend((from..to).map(|k| k as u16));
+    };
+    merged.declare.resize(start, None);
+    merged.scope.resize(start, false);
+    merged.call.resize(start, false);
+    identity(&mut merged.same, start);
+    merged
+        .declare
+        .extend(one.declare.iter().map(|d| d.map(|d| Declare { name: d.name + offset, ..d })));
+    merged.scope.extend(&one.scope);
+    merged.call.extend(&one.call);
+    merged.same.extend(one.same.iter().map(|&k| k + offset));
+    merged.declare.resize(end, None);
+    merged.scope.resize(end, false);
+    merged.call.resize(end, false);
+    identity(&mut merged.same, end);
 }
 
 /// Offsets of one language's numbering in the merged [`TreeInfo`].
@@ -84,6 +109,7 @@ pub fn splice(trees: &[Tree]) -> Tree {
         }));
         // one language's "no" wins: squeezing and tidying only where every
         // language allows it, spaces between operators where any needs them
+        merge_bindings(&mut info.bindings, &ti.bindings, o.kind, ti.kinds.names().len());
         info.squeeze &= ti.squeeze;
         info.operators_glue |= ti.operators_glue;
         info.tokens &= ti.tokens;
@@ -104,6 +130,7 @@ pub fn splice(trees: &[Tree]) -> Tree {
         kind,
         flags: flags::NAMED,
         member: 0,
+        role: 0,
         slot: 0,
         action,
         parent,

@@ -15,6 +15,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+pub use super::bindings::{Bindings, Declare};
+
 /// Index of a node in its [`Tree`]; ids are assigned in preorder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct NodeId(pub u32);
@@ -57,6 +59,13 @@ pub mod flags {
     pub const KEPT: u8 = 1 << 7;
 }
 
+/// Per-node roles in naming (see [`Node::role`]).
+pub mod roles {
+    /// The child of a declaration that holds the name it declares (the
+    /// field grammar data `declare` names, e.g. C's `declarator`).
+    pub const NAME_PLACE: u8 = 1;
+}
+
 /// One node of the arena: a kind, a byte span and what may happen to it.
 #[derive(Clone, Debug)]
 pub struct Node {
@@ -64,6 +73,8 @@ pub struct Node {
     pub flags: u8,
     /// 1 if the node's kind is one hoisting moves (grammar data `hoist`).
     pub member: u8,
+    /// Bits of [`roles`].
+    pub role: u8,
     /// The place the node stands in (an index into [`TreeInfo::slots`]; 0 when
     /// nothing is known about it): which kinds could stand there instead.
     pub slot: u16,
@@ -156,6 +167,8 @@ pub struct TreeInfo {
     /// glue words together and may tidy the whitespace around them. False
     /// for views whose units are characters.
     pub tokens: bool,
+    /// Which kinds declare names, open scopes and call functions.
+    pub bindings: Bindings,
 }
 
 impl Default for TreeInfo {
@@ -168,6 +181,7 @@ impl Default for TreeInfo {
             squeeze: false,
             operators_glue: true,
             tokens: true,
+            bindings: Bindings::default(),
         }
     }
 }
@@ -327,6 +341,7 @@ impl TreeBuilder {
             kind,
             flags,
             member: 0,
+            role: 0,
             slot: 0,
             action: Action::Keep,
             parent,

@@ -17,7 +17,7 @@ use tree_sitter::{Language, Parser};
 use super::grammar::{GrammarData, OrderData};
 use super::tables::Tables;
 use super::{Frontend, GuardBase, LangInfo};
-use crate::syntax::tree::{flags, Action, Node, Tree, TreeBuilder, TreeInfo, ERROR_KIND};
+use crate::syntax::tree::{flags, roles, Action, Node, Tree, TreeBuilder, TreeInfo, ERROR_KIND};
 
 mod incremental;
 mod node_types;
@@ -173,6 +173,9 @@ impl Frontend for TreeSitterFrontend {
             let n = b.node_mut(id);
             n.action = action;
             n.slot = slot;
+            if parent.as_ref().is_some_and(|p| self.tables.is_name_place(p.kind, field)) {
+                n.role |= roles::NAME_PLACE;
+            }
             n.member = if node.is_error() {
                 0
             } else {

@@ -1,0 +1,96 @@
+//! Coordinated deletion: a declaration and every use of its name switched
+//! off in one candidate (see [`groups`](super::groups)), which no single
+//! removal can do: neither a used variable nor its last use alone may go,
+//! both together may.
+//!
+//! - [`Coordinated`]: the search, trying each group once, the latest
+//!   declaration first.
+//! - [`GroupMemory`]: the groups that failed, remembered across parses by
+//!   what they switch off, so a plan does not test them again while that
+//!   text reads the same.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use super::groups::{groups, Group};
+use super::{Proposal, Search, Step, Units};
+use crate::syntax::{Mask, Tree};
+
+/// Tries each group of a tree in turn, switching off what is still present
+/// of it.
+#[derive(Clone, Debug, Default)]
+pub struct Coordinated {
+    groups: Arc<Vec<Group>>,
+    i: usize,
+    /// The groups tried that were not interesting (indices into `groups`).
+    failed: Vec<usize>,
+}
+
+impl Coordinated {
+    /// The search over `tree`'s groups, but those `memory` knows to fail.
+    pub fn new(tree: &Tree, memory: &GroupMemory) -> Coordinated {
+        let groups = groups(tree).into_iter().filter(|g| !memory.knows(tree, g)).collect();
+        Coordinated { groups: Arc::new(groups), ..Coordinated::default() }
+    }
+
+    /// The groups tried that were not interesting, after a run.
+    pub fn failed(&self) -> impl Iterator<Item = &Group> {
+        self.failed.iter().map(|&i| &self.groups[i])
+    }
+}
+
+impl Search for Coordinated {
+    fn propose(&mut self, units: &Units, mask: &Mask) -> Option<Proposal> {
+        while let Some(g) = self.groups.get(self.i) {
+            if g.decls.iter().all(|&d| units.is_present(d, mask)) {
+                let off = g.off.iter().copied().filter(|&n| units.is_present(n, mask)).collect();
+                return Some(Proposal::Off(off));
+            }
+            self.i += 1;
+        }
+        None
+    }
+
+    fn step(&self) -> Step {
+        Step::Coordinated
+    }
+
+    fn feedback(&mut self, interesting: bool) {
+        if !interesting {
+            self.failed.push(self.i);
+        }
+        self.i += 1;
+    }
+}
+
+/// The groups that failed so far, by the kinds and texts of what they
+/// switch off.
+#[derive(Debug, Default)]
+pub struct GroupMemory {
+    failed: HashSet<u128>,
+}
+
+impl GroupMemory {
+    /// Remembers groups of `tree` that were not interesting.
+    pub fn remember<'g>(&mut self, tree: &Tree, failed: impl IntoIterator<Item = &'g Group>) {
+        self.failed.extend(failed.into_iter().map(|g| group_key(tree, g)));
+    }
+
+    /// Whether `group` of `tree` is known to fail.
+    pub fn knows(&self, tree: &Tree, group: &Group) -> bool {
+        !self.failed.is_empty() && self.failed.contains(&group_key(tree, group))
+    }
+}
+
+/// What tells a group apart across parses of changing text: the kinds and
+/// texts of what it switches off. A use removed elsewhere changes it.
+fn group_key(tree: &Tree, group: &Group) -> u128 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for &id in &group.off {
+        let text = tree.text(id);
+        h.update(&tree.node(id).kind.to_le_bytes());
+        h.update(&(text.len() as u64).to_le_bytes());
+        h.update(text);
+    }
+    h.digest128()
+}

@@ -1,0 +1,376 @@
+//! The groups of coordinated deletion: a declaration together with every
+//! use of its name, found from the tree alone (its per-kind
+//! [`Bindings`](crate::syntax::tree::Bindings), from grammar data).
+//!
+//! A use is a token of the name's kind and text that resolves to the
+//! declaration: the innermost scope around it that declares that name. Each
+//! use goes with the innermost node around it that may be switched off (the
+//! statement that uses a variable, or an expression that has a minimal
+//! form), but never an argument alone: the call goes with it. A use with no
+//! such node makes the group impossible. A parameter's
+//! group also holds the matching argument of every call of its function,
+//! and the same parameter of every declaration of that function.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::syntax::tree::{flags, roles, Action, Declare, NodeId, Tree};
+
+const FILE: u32 = u32::MAX;
+
+/// What one candidate of coordinated deletion switches off.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// The declaring nodes (a prototype and a definition, say), in preorder.
+    pub decls: Vec<NodeId>,
+    /// Everything switched off: the declarations, the node around each use,
+    /// the arguments; in preorder, none inside another.
+    pub off: Vec<NodeId>,
+}
+
+/// One declared name.
+#[derive(Debug)]
+struct Decl {
+    node: NodeId,
+    name: NodeId,
+    /// The node the name is visible in (`FILE` for the whole file).
+    scope: u32,
+    /// For a parameter: its function's name token and its position.
+    param: Option<(NodeId, usize)>,
+}
+
+/// The groups of `tree`, the latest declaration first (so that the users of
+/// a name are tried before the name they use), leaving out those that
+/// switch off a single node (the 1-minimal phase tries those).
+pub fn groups(tree: &Tree) -> Vec<Group> {
+    let bindings = &tree.info().bindings;
+    if bindings.is_empty() {
+        return Vec::new();
+    }
+    let decls = declarations(tree);
+    // resolution: (name kind, text, scope) -> group; groups by that key, or
+    // by (function, position) for parameters
+    let mut by_key: HashMap<(u16, &[u8], u32), usize> = HashMap::new();
+    let mut by_param: HashMap<(u16, &[u8], usize), usize> = HashMap::new();
+    let mut members: Vec<Vec<usize>> = Vec::new();
+    for (d, decl) in decls.iter().enumerate() {
+        let key = (kind_of(tree, decl.name), tree.text(decl.name), decl.scope);
+        let g = match decl.param {
+            Some((f, i)) => {
+                let pkey = (kind_of(tree, f), tree.text(f), i);
+                *by_param.entry(pkey).or_insert_with(|| new_group(&mut members))
+            }
+            None => *by_key.entry(key).or_insert_with(|| new_group(&mut members)),
+        };
+        by_key.entry(key).or_insert(g);
+        members[g].push(d);
+    }
+    let names: HashSet<u16> = decls.iter().map(|d| kind_of(tree, d.name)).collect();
+    let declared: HashSet<NodeId> = decls.iter().map(|d| d.name).collect();
+    let mut uses: Vec<Vec<NodeId>> = vec![Vec::new(); members.len()];
+    let mut calls: HashMap<(u16, &[u8]), Vec<NodeId>> = HashMap::new();
+    for (i, n) in tree.nodes().iter().enumerate() {
+        let id = NodeId(i as u32);
+        if bindings.is_call(n.kind) {
+            if let Some(callee) = tree.children(id).find(|&c| tree.node(c).has(flags::NAMED)) {
+                let key = (kind_of(tree, callee), tree.text(callee));
+                calls.entry(key).or_default().push(id);
+            }
+        }
+        let kind = bindings.name_kind(n.kind);
+        if !names.contains(&kind) || declared.contains(&id) {
+            continue;
+        }
+        let text = tree.text(id);
+        let mut at = n.parent;
+        loop {
+            let scope = if at == FILE || bindings.is_scope(tree.node(NodeId(at)).kind) {
+                by_key.get(&(kind, text, at))
+            } else {
+                None
+            };
+            if let Some(&g) = scope {
+                uses[g].push(id);
+                break;
+            }
+            if at == FILE {
+                break;
+            }
+            at = tree.node(NodeId(at)).parent;
+        }
+    }
+    let mut out: Vec<Group> = members
+        .iter()
+        .zip(&uses)
+        .filter_map(|(ds, us)| group(tree, &decls, ds, us, &calls))
+        .filter(|g| g.off.len() > 1)
+        .collect();
+    out.sort_by_key(|g| std::cmp::Reverse(g.decls[0]));
+    out
+}
+
+fn new_group(members: &mut Vec<Vec<usize>>) -> usize {
+    members.push(Vec::new());
+    members.len() - 1
+}
+
+/// Every declared name of `tree`, in preorder; a name claimed by an outer
+/// declaration (a C declaration and its declarator) is declared once.
+fn declarations(tree: &Tree) -> Vec<Decl> {
+    let bindings = &tree.info().bindings;
+    let mut out = Vec::new();
+    let mut claimed: HashSet<NodeId> = HashSet::new();
+    // declaring nodes (and the single elements they stand for) -> name
+    let mut named: HashMap<u32, NodeId> = HashMap::new();
+    for (i, n) in tree.nodes().iter().enumerate() {
+        let Some(rule) = bindings.declare(n.kind) else { continue };
+        let id = NodeId(i as u32);
+        let elements: Vec<NodeId> = if n.has(flags::LIST) {
+            tree.children(id).filter(|&c| tree.node(c).has(flags::ELEMENT)).collect()
+        } else {
+            Vec::new()
+        };
+        let mut found: Vec<(NodeId, NodeId, Option<usize>)> = Vec::new();
+        if rule.each {
+            for (index, &e) in elements.iter().enumerate() {
+                if let Some(name) = first_name(tree, e, rule.name, false) {
+                    found.push((e, name, Some(index)));
+                }
+            }
+        } else if elements.is_empty() {
+            found.extend(name_of(tree, id, rule).map(|name| (id, name, None)));
+        } else {
+            for &e in &elements {
+                let own = bindings.declare(tree.node(e).kind).filter(|d| !d.each);
+                let name = match own {
+                    Some(own) => name_of(tree, e, own),
+                    None => first_name(tree, e, rule.name, false),
+                };
+                let Some(name) = name else { continue };
+                named.insert(e.0, name);
+                let node = if elements.len() == 1 { id } else { e };
+                found.push((node, name, None));
+            }
+        }
+        for (node, name, index) in found {
+            if !claimed.insert(name) {
+                continue;
+            }
+            named.insert(node.0, name);
+            let owner = index.and_then(|i| owner(tree, id, &named).map(|f| (f, i)));
+            let mut scope = scope_of(tree, node);
+            if let Some((_, _)) = owner {
+                // a parameter of a prototype is visible in the prototype only
+                let function = function_node(tree, id, &named);
+                if !function.is_some_and(|f| inside(tree, scope, f)) {
+                    scope = function.map_or(scope, |f| f.0);
+                }
+            }
+            out.push(Decl { node, name, scope, param: owner });
+        }
+    }
+    out
+}
+
+/// The name a node declares by `rule`: the first name token inside the
+/// children that hold it, or else inside the node.
+fn name_of(tree: &Tree, id: NodeId, rule: Declare) -> Option<NodeId> {
+    let mut places = tree.children(id).filter(|&c| tree.node(c).role & roles::NAME_PLACE != 0);
+    let first = places.next();
+    match first {
+        Some(p) => {
+            std::iter::once(p).chain(places).find_map(|p| first_name(tree, p, rule.name, false))
+        }
+        None => first_name(tree, id, rule.name, true),
+    }
+}
+
+/// The first token of kind `name` at or inside `id` (below it only when
+/// `below`), in preorder.
+fn first_name(tree: &Tree, id: NodeId, name: u16, below: bool) -> Option<NodeId> {
+    let n = tree.node(id);
+    let from = if below { id.0 + 1 } else { id.0 };
+    (from..n.subtree_end).map(NodeId).find(|&c| kind_of(tree, c) == name)
+}
+
+/// The kind a name token counts as.
+fn kind_of(tree: &Tree, id: NodeId) -> u16 {
+    tree.info().bindings.name_kind(tree.node(id).kind)
+}
+
+/// The nearest scope strictly above `id`.
+fn scope_of(tree: &Tree, id: NodeId) -> u32 {
+    let mut at = tree.node(id).parent;
+    while at != FILE && !tree.info().bindings.is_scope(tree.node(NodeId(at)).kind) {
+        at = tree.node(NodeId(at)).parent;
+    }
+    at
+}
+
+/// The nearest declaring node above the parameter list `list`.
+fn function_node(tree: &Tree, list: NodeId, named: &HashMap<u32, NodeId>) -> Option<NodeId> {
+    let mut at = tree.node(list).parent;
+    while at != FILE {
+        if named.contains_key(&at) {
+            return Some(NodeId(at));
+        }
+        at = tree.node(NodeId(at)).parent;
+    }
+    None
+}
+
+/// The name token of the function the parameter list `list` belongs to.
+fn owner(tree: &Tree, list: NodeId, named: &HashMap<u32, NodeId>) -> Option<NodeId> {
+    function_node(tree, list, named).and_then(|f| named.get(&f.0).copied())
+}
+
+/// Whether node `at` (or the file) lies inside `outer`.
+fn inside(tree: &Tree, at: u32, outer: NodeId) -> bool {
+    at != FILE && outer.0 <= at && at < tree.node(outer).subtree_end
+}
+
+/// The group of the declarations `ds` with the uses `us`, or `None` when
+/// some part of it cannot be switched off.
+fn group(
+    tree: &Tree,
+    decls: &[Decl],
+    ds: &[usize],
+    us: &[NodeId],
+    calls: &HashMap<(u16, &[u8]), Vec<NodeId>>,
+) -> Option<Group> {
+    let nodes: Vec<NodeId> = ds.iter().map(|&d| decls[d].node).collect();
+    let within = |id: NodeId| nodes.iter().any(|&d| inside(tree, id.0, d));
+    let mut off = nodes.clone();
+    if !nodes.iter().all(|&d| switchable(tree, d)) {
+        return None;
+    }
+    for &u in us {
+        if within(u) {
+            continue;
+        }
+        let mut at = u;
+        while !switchable(tree, at) || in_call(tree, at) {
+            at = NodeId(tree.node(at).parent);
+            if at.0 == FILE {
+                return None;
+            }
+        }
+        if nodes.iter().any(|&d| inside(tree, d.0, at)) {
+            return None;
+        }
+        off.push(at);
+    }
+    if let Some((f, index)) = decls[ds[0]].param {
+        let key = (kind_of(tree, f), tree.text(f));
+        for &call in calls.get(&key).into_iter().flatten() {
+            let args = tree.children(call).find(|&c| tree.node(c).has(flags::LIST))?;
+            let arg =
+                tree.children(args).filter(|&c| tree.node(c).has(flags::ELEMENT)).nth(index)?;
+            if !within(arg) {
+                off.push(arg);
+            }
+        }
+    }
+    off.sort_unstable();
+    off.dedup();
+    let mut outer: Vec<NodeId> = Vec::with_capacity(off.len());
+    for id in off {
+        if !outer.last().is_some_and(|&o| inside(tree, id.0, o)) {
+            outer.push(id);
+        }
+    }
+    let mut decls: Vec<NodeId> = nodes;
+    decls.sort_unstable();
+    Some(Group { decls, off: outer })
+}
+
+/// Whether `id` is a call's argument list or one of its arguments: a use
+/// there takes the call with it (`g(x);` goes whole rather than become
+/// `g();`, which a prototype or a macro would reject).
+fn in_call(tree: &Tree, id: NodeId) -> bool {
+    let calls = |at: u32| at != FILE && tree.info().bindings.is_call(tree.node(NodeId(at)).kind);
+    let n = tree.node(id);
+    calls(n.parent) || (n.has(flags::ELEMENT) && calls(tree.node(NodeId(n.parent)).parent))
+}
+
+/// Whether switching `id` off changes the text as its action says.
+fn switchable(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    n.action != Action::Keep && !n.has(flags::KEPT) && !n.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    /// The groups of `text` in `lang`, each as the texts it switches off.
+    fn texts(lang: &str, text: &str) -> Vec<Vec<String>> {
+        let fe = crate::language::by_name(lang).expect(lang).frontend().expect("front-end");
+        let tree = fe.parse(Arc::from(text.as_bytes()));
+        let s = |id: NodeId| String::from_utf8_lossy(tree.text(id)).into_owned();
+        groups(&tree).iter().map(|g| g.off.iter().map(|&id| s(id)).collect()).collect()
+    }
+
+    #[test]
+    fn a_variable_goes_with_the_statements_that_use_it() {
+        let g = texts(
+            "c",
+            "int f(void) {\n  int x = 1;\n  int y = 2;\n  x = y;\n  g(x);\n  return y;\n}\n",
+        );
+        // y first (declared last); its uses in `x = y` (an lvalue is kept, so
+        // the statement) and `return y` (the returned value goes)
+        assert_eq!(g[0], ["int y = 2;", "x = y;", "y"]);
+        // a use in an argument takes the call with it
+        assert_eq!(g[1], ["int x = 1;", "x = y;", "g(x);"]);
+    }
+
+    #[test]
+    fn an_inner_declaration_hides_an_outer_one() {
+        let g = texts("c", "int x;\nvoid f(void) { int x; x = 1; }\nvoid h(void) { x = 2; }\n");
+        assert!(g.contains(&vec!["int x;".to_string(), "x = 1;".to_string()]), "{g:?}");
+        let outer = g.iter().find(|o| o[0] == "int x;" && o.len() == 2 && o[1] == "x = 2;");
+        assert!(outer.is_some(), "{g:?}");
+    }
+
+    #[test]
+    fn a_parameter_goes_with_its_arguments_in_every_declaration() {
+        let g = texts(
+            "c",
+            "int f(int a, int b);\nint f(int a, int b) { return b; }\nint main(void) { return f(1, 2); }\n",
+        );
+        let b = g.iter().find(|o| o.iter().any(|t| t == "2")).expect("b's group");
+        assert_eq!(b, &["int b", "int b", "b", "2"]);
+        // a is not used: its declarations and its argument
+        let a = g.iter().find(|o| o.iter().any(|t| t == "1")).expect("a's group");
+        assert_eq!(a, &["int a", "int a", "1"]);
+    }
+
+    #[test]
+    fn fields_typedefs_macros_and_functions_have_groups() {
+        let g = texts(
+            "c",
+            "#define N 3\ntypedef int T;\nstruct s { int a; int b; };\nT f(struct s *p) { p->a = N; return p->b; }\nvoid h(void) { f(0); }\n",
+        );
+        let has = |want: &[&str]| g.iter().any(|o| o == want);
+        assert!(has(&["#define N 3\n", "p->a = N;"]), "{g:?}");
+        assert!(has(&["int a;", "p->a = N;"]), "{g:?}");
+        assert!(has(&["int b;", "p->b"]), "{g:?}");
+        assert!(has(&["T f(struct s *p) { p->a = N; return p->b; }", "f(0);"]), "{g:?}");
+    }
+
+    #[test]
+    fn javascript_declarations_go_with_their_uses() {
+        // x's only use is a required initial value, which has a minimal form
+        let g = texts("js", "let x = 1;\nlet y = x;\nconsole.log(y);\n");
+        // a JavaScript expression statement may lose its expression: `0;`
+        assert!(g.iter().any(|o| o == &["let y = x;", "console.log(y)"]), "{g:?}");
+        assert!(g.iter().any(|o| o == &["let x = 1;", "x"]), "{g:?}");
+    }
+
+    #[test]
+    fn javascript_parameters_go_with_their_arguments() {
+        let g = texts("js", "function f(a, b) { return b; }\nf(1, 2);\n");
+        assert!(g.iter().any(|o| o == &["a", "1"]), "{g:?}");
+        assert!(g.iter().any(|o| o == &["b", "b", "2"]), "{g:?}");
+    }
+}
