@@ -12,6 +12,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 use super::config::Config;
 use super::error::Fatal;
 use super::set::FileSet;
+use super::values::{parse_duration, parse_grace, split_words};
 use crate::language::{self, LangInfo};
 use crate::reduce::{Algorithm, Ddmin, Order};
 
@@ -208,85 +209,6 @@ fn order_help() -> String {
         }
     }
     format!("The order in which the nodes of a level are tried [default: {}]", parts.join("; "))
-}
-
-/// Parses "90", "90s", "1.5s", "500ms", "10m", "2h".
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let s = s.trim();
-    let split = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
-    let (num, unit) = s.split_at(split);
-    let value: f64 =
-        num.parse().map_err(|_| format!("not a duration: {s:?} (try 30s, 500ms, 10m)"))?;
-    let scale = match unit.trim() {
-        "" | "s" => 1.0,
-        "ms" => 0.001,
-        "m" | "min" => 60.0,
-        "h" => 3600.0,
-        other => return Err(format!("unknown unit {other:?} in {s:?} (use ms, s, m or h)")),
-    };
-    let secs = value * scale;
-    if !(secs > 0.0 && secs.is_finite()) {
-        return Err(format!("a duration must be positive: {s:?}"));
-    }
-    Ok(Duration::from_secs_f64(secs))
-}
-
-/// Like [`parse_duration`], but "0" (no grace) is allowed.
-fn parse_grace(s: &str) -> Result<Duration, String> {
-    match s.trim().trim_end_matches(['s', 'm']) {
-        "0" | "0.0" => Ok(Duration::ZERO),
-        _ => parse_duration(s),
-    }
-}
-
-/// Splits a command line into words the way a POSIX shell does, without
-/// expansions: blanks separate, `'...'` is literal, `"..."` keeps blanks and
-/// lets a backslash escape `\`, `"`, `$` and `` ` ``, and a backslash outside
-/// quotes escapes any character.
-pub fn split_words(s: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word: Option<String> = None;
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => words.extend(word.take()),
-            '\'' => {
-                let w = word.get_or_insert_with(String::new);
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => w.push(c),
-                        None => return Err("a ' is not closed".into()),
-                    }
-                }
-            }
-            '"' => {
-                let w = word.get_or_insert_with(String::new);
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('\\' | '"' | '$' | '`')) => w.push(c),
-                            Some(c) => {
-                                w.push('\\');
-                                w.push(c);
-                            }
-                            None => return Err("a \" is not closed".into()),
-                        },
-                        Some(c) => w.push(c),
-                        None => return Err("a \" is not closed".into()),
-                    }
-                }
-            }
-            '\\' => match chars.next() {
-                Some(c) => word.get_or_insert_with(String::new).push(c),
-                None => return Err("it ends with a \\".into()),
-            },
-            c => word.get_or_insert_with(String::new).push(c),
-        }
-    }
-    words.extend(word);
-    Ok(words)
 }
 
 /// `--launcher`: its words; the first must be a program hdd can run.

@@ -1,6 +1,7 @@
 //! The application layer: one reduction as a user asks for it.
 //!
-//! - [`cli`]: the command line (clap) into a validated [`config::Config`].
+//! - [`cli`]: the command line (clap) into a validated [`config::Config`];
+//!   [`values`]: the values its options take (durations, shell words).
 //! - [`session`]: one reduction from start to end, the plan's host.
 //! - [`set`]: a set of files (a directory, or several files) reduced jointly.
 //! - [`output`]: saving results without ever losing the user's data.
@@ -16,3 +17,4 @@ pub mod output;
 pub mod progress;
 pub mod session;
 pub mod set;
+pub mod values;
