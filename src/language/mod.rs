@@ -150,7 +150,7 @@ pub fn by_path(path: &Path) -> Option<&'static LangInfo> {
     LANGUAGES.iter().find(|l| l.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
 }
 
-/// "c, js, json, xml, text": for error messages and help.
+/// "c, cpp, js, json, xml, text": for error messages and help.
 pub fn names() -> String {
     LANGUAGES.iter().map(|l| l.name).collect::<Vec<_>>().join(", ")
 }
