@@ -90,6 +90,32 @@ fn writable(dir: &Path) -> bool {
     unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) == 0 }
 }
 
+/// Where `--in-place` keeps the input (`FILE.orig`, `DIR.orig`); refused
+/// when something is there already.
+fn backup_path(input: &Path) -> Result<PathBuf> {
+    let mut backup = input.as_os_str().to_owned();
+    backup.push(".orig");
+    let backup = PathBuf::from(backup);
+    if backup.exists() {
+        return Err(Fatal::usage(format!(
+            "{} already exists; move it away (--in-place keeps the original there)",
+            backup.display()
+        )));
+    }
+    Ok(backup)
+}
+
+/// Refuses an output that is the input (without `--in-place`).
+fn refuse_the_input(input: &Path, path: &Path) -> Result<()> {
+    if same_file(input, path) {
+        return Err(Fatal::usage(format!(
+            "the output {} is the input; use --in-place to overwrite the input (it keeps a .orig copy)",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
 /// The default output path: `dir/bug.c` → `dir/bug.reduced.c`.
 pub fn default_path(input: &Path) -> PathBuf {
     let stem = input.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
@@ -106,23 +132,12 @@ impl Output {
     pub fn prepare(input: &Path, path: &Path, in_place: bool) -> Result<Output> {
         let permissions = fs::metadata(input).ok().map(|m| m.permissions());
         if in_place {
-            let mut backup = input.as_os_str().to_owned();
-            backup.push(".orig");
-            let backup = PathBuf::from(backup);
-            if backup.exists() {
-                return Err(Fatal::usage(format!(
-                    "{} already exists; move it away (--in-place keeps the original there)",
-                    backup.display()
-                )));
-            }
+            let backup = backup_path(input)?;
             fs::copy(input, &backup).with_context(|| {
                 format!("cannot back up {} to {}", input.display(), backup.display())
             })?;
-        } else if same_file(input, path) {
-            return Err(Fatal::usage(format!(
-                "the output {} is the input; use --in-place to overwrite the input (it keeps a .orig copy)",
-                path.display()
-            )));
+        } else {
+            refuse_the_input(input, path)?;
         }
         Ok(Output { path: path.to_path_buf(), permissions })
     }
@@ -174,30 +189,20 @@ impl DirOutput {
     /// the input unless `in_place`, nor inside it.
     pub fn prepare(input: &Path, path: &Path, in_place: bool) -> Result<DirOutput> {
         if in_place {
-            let mut backup = input.as_os_str().to_owned();
-            backup.push(".orig");
-            let backup = PathBuf::from(backup);
-            if backup.exists() {
-                return Err(Fatal::usage(format!(
-                    "{} already exists; move it away (--in-place keeps the original there)",
-                    backup.display()
-                )));
-            }
+            let backup = backup_path(input)?;
             copy_dir(input, &backup).with_context(|| {
                 format!("cannot back up {} to {}", input.display(), backup.display())
             })?;
-        } else if same_file(input, path) {
-            return Err(Fatal::usage(format!(
-                "the output {} is the input; use --in-place to overwrite the input (it keeps a .orig copy)",
-                path.display()
-            )));
-        } else if let (Ok(i), Ok(o)) = (fs::canonicalize(input), std::path::absolute(path)) {
-            if o.starts_with(&i) {
-                return Err(Fatal::usage(format!(
-                    "the output {} is inside the input {}",
-                    path.display(),
-                    input.display()
-                )));
+        } else {
+            refuse_the_input(input, path)?;
+            if let (Ok(i), Ok(o)) = (fs::canonicalize(input), std::path::absolute(path)) {
+                if o.starts_with(&i) {
+                    return Err(Fatal::usage(format!(
+                        "the output {} is inside the input {}",
+                        path.display(),
+                        input.display()
+                    )));
+                }
             }
         }
         Ok(DirOutput { path: path.to_path_buf() })
