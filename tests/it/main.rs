@@ -74,6 +74,30 @@ pub fn make_executable(path: &Path) {
     fs::set_permissions(path, fs::Permissions::from_mode(0o755)).expect("chmod");
 }
 
+/// Waits until `ready` holds; fails with `what` after `limit`.
+pub fn wait_for(what: &str, limit: std::time::Duration, mut ready: impl FnMut() -> bool) {
+    let waiting = std::time::Instant::now();
+    while !ready() {
+        assert!(waiting.elapsed() < limit, "{what} within {limit:?}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Ctrl-C to a running hdd a moment after it got going (tests in flight);
+/// fails if it takes longer than `limit` to exit. Its exit status.
+pub fn interrupt(
+    child: &mut std::process::Child,
+    limit: std::time::Duration,
+) -> std::process::ExitStatus {
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // SAFETY: sending a signal to our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let stopped = std::time::Instant::now();
+    let status = child.wait().expect("wait");
+    assert!(stopped.elapsed() < limit, "took {:?} to stop", stopped.elapsed());
+    status
+}
+
 /// Runs a command, returning its output.
 pub fn run(cmd: &mut Command) -> Output {
     cmd.output().expect("run hdd")

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::{hdd, run, scratch, script, stderr};
+use crate::{hdd, interrupt, run, scratch, script, stderr, wait_for};
 
 /// A test body that needs "needle" and every tenth item: a long reduction.
 const NEEDS_EVERY_TENTH: &str = "grep -q needle \"$1\" || exit 1\nfor i in 0 10 20 30 40 50 60 70 80 90 100 110 120 130 140 150 160 170 180 190; do grep -q \"\\\"item$i\\\"\" \"$1\" || exit 1; done";
@@ -122,17 +122,10 @@ fn ctrl_c_keeps_the_best_result_cleans_up_and_exits_130() {
     // loaded machine that can take a while: wait for it, not a fixed time)
     let output = dir.path().join("data.reduced.json");
     let input_len = fs::metadata(&input).expect("input").len();
-    let waiting = Instant::now();
-    while !fs::metadata(&output).is_ok_and(|m| m.len() < input_len) {
-        assert!(waiting.elapsed() < Duration::from_secs(60), "no result saved in 60 s");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(300));
-    // SAFETY: sending a signal to our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let stopped = Instant::now();
-    let status = child.wait().expect("wait");
-    assert!(stopped.elapsed() < Duration::from_secs(3), "took {:?} to stop", stopped.elapsed());
+    wait_for("a first result saved", Duration::from_secs(60), || {
+        fs::metadata(&output).is_ok_and(|m| m.len() < input_len)
+    });
+    let status = interrupt(&mut child, Duration::from_secs(3));
     assert_eq!(status.code(), Some(130));
     let result = fs::read_to_string(dir.path().join("data.reduced.json")).expect("result");
     assert!(result.contains("needle"), "{result}");
@@ -238,17 +231,10 @@ fn processes_that_leave_the_group_do_not_outlive_ctrl_c() {
             .stderr(Stdio::null())
             .spawn()
             .expect("spawn");
-        let waiting = Instant::now();
-        while fs::read_to_string(&pids).unwrap_or_default().lines().count() < 1 {
-            assert!(waiting.elapsed() < Duration::from_secs(60), "{name}: no test started");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        std::thread::sleep(Duration::from_millis(300));
-        // SAFETY: sending a signal to our own child.
-        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-        let stopped = Instant::now();
-        let status = child.wait().expect("wait");
-        assert!(stopped.elapsed() < Duration::from_secs(5), "{name}: took {:?}", stopped.elapsed());
+        wait_for(&format!("{name}: a test started"), Duration::from_secs(60), || {
+            fs::read_to_string(&pids).unwrap_or_default().lines().count() >= 1
+        });
+        let status = interrupt(&mut child, Duration::from_secs(5));
         assert_eq!(status.code(), Some(130), "{name}");
         let left = survivors(&pids);
         assert!(left.is_empty(), "{name}: processes survived Ctrl-C: {left:?}");
@@ -316,11 +302,9 @@ fn a_session_directory_left_by_a_killed_run_is_removed_by_the_next() {
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn");
-    let waiting = Instant::now();
-    while fs::read_dir(&tmp).expect("tmp").count() == 0 {
-        assert!(waiting.elapsed() < Duration::from_secs(30), "no session directory");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for("a session directory", Duration::from_secs(30), || {
+        fs::read_dir(&tmp).expect("tmp").count() > 0
+    });
     std::thread::sleep(Duration::from_millis(100));
     child.kill().expect("SIGKILL");
     child.wait().expect("wait");
@@ -380,11 +364,7 @@ fn regression_sigterm_and_sighup_during_the_check_of_the_original_exit_143_and_1
         );
         let mut child =
             hdd().arg("-t").arg(&test).arg(&input).stderr(Stdio::piped()).spawn().expect("spawn");
-        let waiting = Instant::now();
-        while !started.exists() {
-            assert!(waiting.elapsed() < Duration::from_secs(30), "the test never started");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        wait_for("the test started", Duration::from_secs(30), || started.exists());
         // SAFETY: sending a signal to our own child.
         unsafe { libc::kill(child.id() as i32, signal) };
         let status = child.wait().expect("wait");

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::{hdd, root, run, scratch, script, stderr};
+use crate::{hdd, interrupt, root, run, scratch, script, stderr, wait_for};
 
 const LAUNCHER: &str = "srun -Q --quit-on-interrupt -n1";
 
@@ -224,17 +224,10 @@ fn tests_run_as_slurm_steps_give_the_local_result_and_leave_nothing_behind() {
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn hdd");
-    let waiting = Instant::now();
-    while fs::read_to_string(&pids).unwrap_or_default().is_empty() {
-        assert!(waiting.elapsed() < Duration::from_secs(60), "no step started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(300));
-    // SAFETY: sending a signal to our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let stopped = Instant::now();
-    let status = child.wait().expect("wait");
-    assert!(stopped.elapsed() < Duration::from_secs(5), "took {:?}", stopped.elapsed());
+    wait_for("a step started", Duration::from_secs(60), || {
+        !fs::read_to_string(&pids).unwrap_or_default().is_empty()
+    });
+    let status = interrupt(&mut child, Duration::from_secs(5));
     assert_eq!(status.code(), Some(130));
     let steps = cluster.steps_after(Duration::from_secs(3));
     assert!(steps.is_empty(), "steps left after Ctrl-C: {steps:?}");
