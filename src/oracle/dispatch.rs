@@ -5,10 +5,14 @@
 //! [`predict`](super::predict)). An answer that comes back other than
 //! assumed cancels the speculation after it, and the stream goes on from
 //! there at once, without waiting for earlier tests; so does a test that
-//! has run long enough to be guessed again as passing. Only settled
-//! outcomes reach the search, so the result is the same for every N.
+//! has run long enough to be guessed again as passing. A test (or answer)
+//! of the cancelled speculation whose candidate the stream hands out again
+//! under the new assumptions is kept, not run again: the probes of a batch
+//! do not depend on each other's outcomes, so a wrong guess about one
+//! costs nothing. Only settled outcomes reach the search, so the result is
+//! the same for every N.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -17,7 +21,8 @@ use super::check::{Done, Eval, Job};
 use super::predict::Timing;
 use super::runner::Outcome;
 use super::stop::Cancel;
-use crate::reduce::{Candidates, Context, Verdict};
+use crate::reduce::{Candidates, Context, Step, Verdict};
+use crate::syntax::Mask;
 
 /// What the scheduler asks of, and reports to, the evaluator it works for.
 pub(super) trait Ledger {
@@ -30,13 +35,14 @@ pub(super) trait Ledger {
     /// When the run must end, if it must.
     fn deadline(&self) -> Option<Instant>;
 
-    /// Whether to assume that a candidate handed out now turns out interesting.
-    fn guess(&self, context: Context, expect: bool) -> bool;
+    /// The chance that a candidate handed out now turns out interesting;
+    /// it is assumed to be if the chance is over one half.
+    fn chance(&self, context: Context, expect: bool) -> f64;
 
     /// Accounts for the next candidate in order (guessed to turn out
-    /// `guess`) and commits it if it is interesting. Its outcome, or `None`
-    /// if the run must stop.
-    fn settle(&mut self, guess: bool, context: Context, done: Done) -> Option<bool>;
+    /// `guess`) and, if it is interesting and `commit`, makes it the best.
+    /// Its outcome, or `None` if the run must stop.
+    fn settle(&mut self, guess: bool, context: Context, commit: bool, done: Done) -> Option<bool>;
 
     /// Accounts for an answer that was not needed after all.
     fn waste(&mut self, done: &Done);
@@ -47,6 +53,12 @@ pub(super) trait Ledger {
     /// Counts a test guessed again as interesting while it ran.
     fn guessed_again(&mut self);
 }
+
+/// The least chance that a candidate handed out will be needed. With many
+/// workers, speculating deeper on a chain of guesses mostly starts tests
+/// that are cancelled (and on few cores, starting and killing them takes
+/// time from the rest); with two, the window never reaches this deep.
+const MIN_CHANCE: f64 = 0.2;
 
 /// A candidate handed to a worker and not answered yet.
 struct Flight {
@@ -59,11 +71,23 @@ struct Flight {
 
 /// A candidate handed out and not settled yet.
 struct Pending {
+    mask: Mask,
     context: Context,
+    /// Whether it becomes the best if interesting.
+    commit: bool,
     /// What it was guessed to turn out when handed out.
     guess: bool,
     /// What the stream now assumes.
     assumed: bool,
+    /// The chance that it turns out as assumed (1 once its answer is in).
+    sure: f64,
+}
+
+/// A test of a candidate that assumptions have left behind, or its answer:
+/// kept in case the stream hands out the same candidate again.
+enum Orphan {
+    Flying(Flight),
+    Answered(Done),
 }
 
 /// The bookkeeping of one parallel evaluation: feeds the workers, settles
@@ -74,8 +98,16 @@ pub(super) struct Dispatch {
     /// Every candidate handed out and not settled, by index.
     pending: BTreeMap<usize, Pending>,
     flying: BTreeMap<usize, Flight>,
+    /// Which candidate each ticket in flight is for now.
+    tickets_at: HashMap<u64, usize>,
     /// Answers waiting for the candidates before them.
     answers: BTreeMap<usize, Done>,
+    /// What the last change of assumption left behind, until the next
+    /// candidates are handed out.
+    orphans: Vec<(Mask, Orphan)>,
+    /// A merge handed out but not sent to a worker until every candidate
+    /// before it has its answer: its index and HDD level.
+    held: Option<(usize, Option<usize>)>,
     /// Every candidate before this one is settled.
     settled: usize,
     /// The stream has no candidate left under the current assumptions.
@@ -138,6 +170,12 @@ impl Dispatch {
         for flight in self.flying.values() {
             flight.cancel.set();
         }
+        for (_, orphan) in std::mem::take(&mut self.orphans) {
+            match orphan {
+                Orphan::Flying(flight) => flight.cancel.set(),
+                Orphan::Answered(done) => ledger.waste(&done),
+            }
+        }
         // answers that arrived but were not settled were speculation
         for done in std::mem::take(&mut self.answers).into_values() {
             ledger.waste(&done);
@@ -149,35 +187,120 @@ impl Dispatch {
     /// ones before it were guessed to turn out.
     fn feed(
         &mut self,
+        ledger: &mut dyn Ledger,
+        candidates: &mut dyn Candidates,
+        job_tx: &mpsc::Sender<Job>,
+    ) -> Result<(), Verdict> {
+        let fed = self.feed_jobs(ledger, candidates, job_tx);
+        // what the new assumptions did not hand out again is not needed
+        for (_, orphan) in std::mem::take(&mut self.orphans) {
+            match orphan {
+                Orphan::Flying(flight) => {
+                    self.tickets_at.remove(&flight.ticket);
+                    flight.cancel.set();
+                }
+                Orphan::Answered(done) => ledger.waste(&done),
+            }
+        }
+        fed
+    }
+
+    fn feed_jobs(
+        &mut self,
         ledger: &dyn Ledger,
         candidates: &mut dyn Candidates,
         job_tx: &mpsc::Sender<Job>,
     ) -> Result<(), Verdict> {
-        while self.flying.len() < ledger.jobs() && !self.exhausted {
+        if let Some((index, level)) = self.held {
+            if !self.answered_before(index) {
+                return Ok(());
+            }
+            self.held = None;
+            let mask = self.pending[&index].mask.clone();
+            self.launch(index, level, mask, job_tx)?;
+        }
+        while self.flying.len() < ledger.jobs() && !self.exhausted && self.likely() {
             let Some(c) = candidates.next() else {
                 self.exhausted = true;
                 break;
             };
-            let guess = ledger.guess(c.context, c.expect);
-            if guess != c.expect {
-                candidates.assume(c.index, guess);
+            let chance = ledger.chance(c.context, c.expect);
+            let guess = chance > 0.5;
+            let mut sure = chance.max(1.0 - chance);
+            let mut assumed = guess;
+            let orphan = self.orphans.iter().position(|(mask, _)| *mask == c.mask);
+            let orphan = orphan.map(|k| self.orphans.swap_remove(k).1);
+            if let Some(Orphan::Answered(done)) = &orphan {
+                // assume what it turned out, as if it came back now
+                assumed = known(done).unwrap_or(guess);
+                sure = 1.0;
             }
-            self.tickets += 1;
-            let cancel = Arc::new(Cancel::default());
-            let pending = Pending { context: c.context, guess, assumed: guess };
-            self.pending.insert(c.index, pending);
-            let flight = Flight {
-                ticket: self.tickets,
-                cancel: cancel.clone(),
-                sent: Instant::now(),
-                guessed_again: false,
+            if assumed != c.expect {
+                candidates.assume(c.index, assumed);
+            }
+            let (index, level, mask) = (c.index, c.level, c.mask.clone());
+            let pending = Pending {
+                mask: c.mask,
+                context: c.context,
+                commit: c.commit,
+                guess,
+                assumed,
+                sure,
             };
-            self.flying.insert(c.index, flight);
-            let job =
-                Job { ticket: self.tickets, index: c.index, level: c.level, mask: c.mask, cancel };
-            job_tx.send(job).map_err(|_| Verdict::Stopped)?;
+            self.pending.insert(index, pending);
+            match orphan {
+                Some(Orphan::Flying(flight)) => {
+                    self.tickets_at.insert(flight.ticket, index);
+                    self.flying.insert(index, flight);
+                }
+                Some(Orphan::Answered(mut done)) => {
+                    done.index = index;
+                    self.answers.insert(index, done);
+                }
+                None if c.context.step == Step::Merge && !self.answered_before(index) => {
+                    // a merge depends on every probe of its round: testing
+                    // it (and what follows) on guessed probes is mostly waste
+                    self.held = Some((index, level));
+                    break;
+                }
+                None => self.launch(index, level, mask, job_tx)?,
+            }
         }
         Ok(())
+    }
+
+    /// Whether the next candidate is likely enough to be needed: the
+    /// outcomes assumed for the changes before it that are not answered
+    /// yet all hold with a chance of at least [`MIN_CHANCE`]. (A probe
+    /// changes nothing the candidates after it depend on, but its merge,
+    /// which is held until the probes are answered.)
+    fn likely(&self) -> bool {
+        let pending =
+            self.pending.iter().filter(|(i, p)| p.commit && !self.answers.contains_key(i));
+        pending.map(|(_, p)| p.sure).product::<f64>() >= MIN_CHANCE
+    }
+
+    /// Whether every candidate before `index` has its answer.
+    fn answered_before(&self, index: usize) -> bool {
+        self.pending.range(..index).all(|(i, _)| self.answers.contains_key(i))
+    }
+
+    /// Sends candidate `index` to a worker.
+    fn launch(
+        &mut self,
+        index: usize,
+        level: Option<usize>,
+        mask: Mask,
+        job_tx: &mpsc::Sender<Job>,
+    ) -> Result<(), Verdict> {
+        self.tickets += 1;
+        let cancel = Arc::new(Cancel::default());
+        let job = Job { ticket: self.tickets, index, level, mask, cancel: cancel.clone() };
+        let flight =
+            Flight { ticket: self.tickets, cancel, sent: Instant::now(), guessed_again: false };
+        self.tickets_at.insert(self.tickets, index);
+        self.flying.insert(index, flight);
+        job_tx.send(job).map_err(|_| Verdict::Stopped)
     }
 
     /// Settles the answers that are next in order.
@@ -188,7 +311,8 @@ impl Dispatch {
     ) -> Result<(), Verdict> {
         while let Some(done) = self.answers.remove(&self.settled) {
             let p = self.pending.remove(&self.settled).expect("answered candidates are pending");
-            let interesting = ledger.settle(p.guess, p.context, done).ok_or(Verdict::Stopped)?;
+            let interesting =
+                ledger.settle(p.guess, p.context, p.commit, done).ok_or(Verdict::Stopped)?;
             debug_assert_eq!(interesting, p.assumed, "a divergence was assumed when it arrived");
             candidates.settle(self.settled, interesting);
             self.settled += 1;
@@ -197,24 +321,20 @@ impl Dispatch {
     }
 
     /// Takes in a worker's answer.
-    fn answer(&mut self, ledger: &mut dyn Ledger, candidates: &mut dyn Candidates, done: Done) {
-        let current = self.flying.get(&done.index).is_some_and(|f| f.ticket == done.ticket);
-        if !current {
+    fn answer(&mut self, ledger: &mut dyn Ledger, candidates: &mut dyn Candidates, mut done: Done) {
+        let Some(index) = self.tickets_at.remove(&done.ticket) else {
             // cancelled since: a candidate no longer in the stream
             ledger.waste(&done);
             return;
-        }
-        let flight = self.flying.remove(&done.index).expect("checked above");
+        };
+        done.index = index;
+        let flight = self.flying.remove(&index).expect("tickets are of tests in flight");
         if let Ok(Eval::Tested(outcome, _)) = &done.eval {
             if !matches!(outcome, Outcome::Timeout | Outcome::Cancelled) {
                 ledger.timing().record(outcome.is_interesting(), flight.sent.elapsed());
             }
         }
-        let outcome = match &done.eval {
-            Ok(Eval::Tested(Outcome::Cancelled, _)) | Err(_) => None,
-            Ok(eval) => Some(eval.interesting()),
-        };
-        let index = done.index;
+        let outcome = known(&done);
         self.answers.insert(index, done);
         if let Some(interesting) = outcome.filter(|&i| i != self.pending[&index].assumed) {
             self.assume(ledger, candidates, index, interesting);
@@ -230,17 +350,35 @@ impl Dispatch {
         index: usize,
         interesting: bool,
     ) {
-        for (_, flight) in self.flying.split_off(&(index + 1)) {
-            flight.cancel.set();
+        // what followed is left behind: cancelled at the next hand-out,
+        // unless the stream hands the same candidate out again
+        let mut left = self.pending.split_off(&(index + 1));
+        self.held = self.held.filter(|&(i, _)| i <= index);
+        for (i, flight) in self.flying.split_off(&(index + 1)) {
+            let mask = left.remove(&i).expect("candidates in flight are pending").mask;
+            self.orphans.push((mask, Orphan::Flying(flight)));
         }
-        for (_, done) in self.answers.split_off(&(index + 1)) {
-            ledger.waste(&done);
+        for (i, done) in self.answers.split_off(&(index + 1)) {
+            match left.remove(&i) {
+                Some(p) if known(&done).is_some() => {
+                    self.orphans.push((p.mask, Orphan::Answered(done)));
+                }
+                _ => ledger.waste(&done),
+            }
         }
-        self.pending.split_off(&(index + 1));
         self.pending.get_mut(&index).expect("assumptions are about pending candidates").assumed =
             interesting;
         candidates.assume(index, interesting);
         self.exhausted = false;
+    }
+}
+
+/// The outcome an answer gives, if it gives one (a cancelled test or a
+/// failure does not).
+fn known(done: &Done) -> Option<bool> {
+    match &done.eval {
+        Ok(Eval::Tested(Outcome::Cancelled, _)) | Err(_) => None,
+        Ok(eval) => Some(eval.interesting()),
     }
 }
 
@@ -254,7 +392,7 @@ mod tests {
 
     use super::*;
     use crate::reduce::testing::{flat, FnOracle};
-    use crate::reduce::{run, Ddmin, Hdd, OneMinimal, Oracle, Order, Units};
+    use crate::reduce::{run, Batch, Ddmin, Hdd, OneMinimal, Oracle, Order, Units};
     use crate::syntax::{Mask, NodeId};
 
     /// The scripted test: outcome and latency for the present units.
@@ -329,11 +467,11 @@ mod tests {
             None
         }
 
-        fn guess(&self, _context: Context, expect: bool) -> bool {
-            expect
+        fn chance(&self, _context: Context, expect: bool) -> f64 {
+            f64::from(u8::from(expect))
         }
 
-        fn settle(&mut self, _guess: bool, _context: Context, done: Done) -> Option<bool> {
+        fn settle(&mut self, _: bool, _: Context, _: bool, done: Done) -> Option<bool> {
             let eval = done.eval.expect("the fake never fails");
             if eval.cancelled() {
                 return None;
@@ -472,5 +610,35 @@ mod tests {
         assert!(started.elapsed() < ms(150), "stopping waited for the tests in flight");
         assert!(fake.settled.is_empty());
         assert_eq!(mask, Mask::new(tree.len()), "an unsettled candidate reached the mask");
+    }
+
+    /// A batch's probes do not depend on each other: when one turns out
+    /// otherwise than guessed, the others in flight are kept, not run
+    /// again; and the result is the one-at-a-time one.
+    #[test]
+    fn a_batch_keeps_its_probes_in_flight_when_a_guess_is_wrong() {
+        // later candidates answer first, so wrong guesses arrive while
+        // the rest of the round is still running
+        let script = |p: &[NodeId]| {
+            let outcome = if needs(p) { Outcome::Interesting } else { Outcome::Exit(1) };
+            (outcome, ms(1 + p.len() as u64 / 4))
+        };
+        let tree = flat(40);
+        let units = Units::new(&tree);
+        let reduce = |oracle: &mut dyn Oracle| {
+            let mut mask = Mask::new(tree.len());
+            // one round: every unit probed alone, then the merge
+            run(Batch::one_minimal(Order::Forward), &units, &mut mask, oracle).expect("finished");
+            mask
+        };
+        let mut plain = FnOracle::new(&units, |p: &[NodeId]| script(p).0.is_interesting());
+        let sequential = reduce(&mut plain);
+        for jobs in [4, 16] {
+            let mut fake = Fake::new(&units, &script, jobs);
+            assert_eq!(reduce(&mut fake), sequential, "-j {jobs}");
+            // a monotone test: merges never fail, so nothing is cancelled
+            assert_eq!(fake.cancelled, 0, "-j {jobs}: probes were cancelled");
+            assert_eq!(fake.settled.len(), plain.calls + plain.cache_hits, "-j {jobs}");
+        }
     }
 }

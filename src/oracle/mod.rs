@@ -226,10 +226,10 @@ impl<'a> Evaluator<'a> {
                 cancel: cancel.clone(),
             };
             // nothing runs ahead, but the guess is counted as with -j
-            let guess = self.guess(c.context, c.expect);
+            let guess = self.chance(c.context, c.expect) > 0.5;
             let (eval, found) = self.checker.check(&mut scratch, &self.tree, &self.best, &job);
             let done = Done { ticket: 0, index: c.index, level: c.level, eval, found };
-            let Some(interesting) = self.settle(guess, c.context, done) else {
+            let Some(interesting) = self.settle(guess, c.context, c.commit, done) else {
                 return Verdict::Stopped;
             };
             candidates.settle(c.index, interesting);
@@ -289,13 +289,12 @@ impl Ledger for Evaluator<'_> {
         self.deadline
     }
 
-    /// Whether to assume that a candidate turns out interesting: when
-    /// candidates like it mostly did (see `Odds`).
-    fn guess(&self, context: Context, expect: bool) -> bool {
-        self.odds.chance(context, expect) > 0.5
+    /// How often candidates like it turned out interesting (see `Odds`).
+    fn chance(&self, context: Context, expect: bool) -> f64 {
+        self.odds.chance(context, expect)
     }
 
-    fn settle(&mut self, guess: bool, context: Context, done: Done) -> Option<bool> {
+    fn settle(&mut self, guess: bool, context: Context, commit: bool, done: Done) -> Option<bool> {
         let Done { level, eval, found, .. } = done;
         let eval = match eval {
             Ok(eval) => eval,
@@ -310,7 +309,7 @@ impl Ledger for Evaluator<'_> {
         }
         self.stats.useful_tests += u64::from(matches!(eval, Eval::Tested(..)));
         let interesting = eval.interesting();
-        if interesting {
+        if interesting && commit {
             if let Some(found) = found {
                 self.improve(found);
             }
