@@ -117,6 +117,14 @@ pub struct Args {
     #[arg(long, help_heading = "Algorithm")]
     pub no_coordinated: bool,
 
+    /// Test ddmin's and the 1-minimal phase's changes in rounds against the
+    /// same text, the first round cutting an HDD level into N blocks, so
+    /// that many workers test at once (0: one change at a time). The result
+    /// is the same for every -j with the same N. See the README's "Many
+    /// workers".
+    #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Algorithm")]
+    pub batch: usize,
+
     /// Skip the token pass that malformed input gets (deleting lines and
     /// words as plain text, still under the syntax guard).
     #[arg(long, help_heading = "Algorithm")]
@@ -384,6 +392,7 @@ impl Args {
             coordinated: !self.no_coordinated,
             tokens: !self.no_tokens,
             shrink: !self.no_shrink,
+            batch: (self.batch > 0).then_some(self.batch),
             max_time: self.max_time,
             progress,
             quiet: self.quiet,

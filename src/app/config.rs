@@ -42,6 +42,8 @@ pub struct Config {
     pub tokens: bool,
     /// Run the shrinking pass (characters of strings) at the end.
     pub shrink: bool,
+    /// Run the searches in batches whose first round has this many blocks.
+    pub batch: Option<usize>,
     pub max_time: Option<Duration>,
     /// Draw the progress line.
     pub progress: bool,

@@ -173,6 +173,7 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
         coordinated: config.coordinated,
         tokens: config.tokens,
         shrink: config.shrink,
+        batch: config.batch,
     };
     let mut sink = Saving { output: &output, progress: &progress };
     let mut bench = Bench {

@@ -9,6 +9,7 @@
 //! pass removes nothing) and HDD+ are plans of these searches (see
 //! [`plan`](super::plan)).
 
+use super::batch::Batch;
 use super::ddmin::{Ddmin, LevelSearch};
 use super::hoist::Hoisting;
 use super::{Order, Proposal, Search, Step, Units};
@@ -22,6 +23,8 @@ pub struct Hdd {
     fixpoint: bool,
     /// Whether each level's nodes are offered their hoists after its ddmin.
     hoisting: bool,
+    /// Each level's ddmin as a [`Batch`] whose first round has this many blocks.
+    batch: Option<usize>,
     level: usize,
     current: Option<Doing>,
     /// The hoists tried that were not interesting.
@@ -32,6 +35,7 @@ pub struct Hdd {
 #[derive(Clone, Debug)]
 enum Doing {
     Ddmin(LevelSearch),
+    Batch(Batch),
     Hoisting(Hoisting),
 }
 
@@ -44,6 +48,7 @@ impl Hdd {
             order,
             fixpoint: true,
             hoisting: false,
+            batch: None,
             level: 0,
             current: None,
             failed: Vec::new(),
@@ -64,6 +69,12 @@ impl Hdd {
         Hdd { hoisting: true, ..self }
     }
 
+    /// This HDD, with each level's ddmin a [`Batch`] whose first round cuts
+    /// the level into `width` blocks: for many workers.
+    pub fn batched(self, width: usize) -> Hdd {
+        Hdd { batch: Some(width), ..self }
+    }
+
     /// The hoists tried that were not interesting, after a run (the last
     /// level's are still with its hoisting step: the run ends before the
     /// search moves past it).
@@ -76,19 +87,29 @@ impl Hdd {
     }
 }
 
+impl Hdd {
+    /// The level's ddmin is done: on to its hoists, or to the next level.
+    fn level_done(&mut self) {
+        if self.hoisting {
+            self.current = Some(Doing::Hoisting(Hoisting::at_level(self.level)));
+        } else {
+            self.current = None;
+            self.level += 1;
+        }
+    }
+}
+
 impl Search for Hdd {
     fn propose(&mut self, units: &Units, mask: &Mask) -> Option<Proposal> {
         loop {
             match &mut self.current {
                 Some(Doing::Ddmin(search)) => match search.propose() {
                     Some(off) => return Some(Proposal::Off(off)),
-                    None if self.hoisting => {
-                        self.current = Some(Doing::Hoisting(Hoisting::at_level(self.level)));
-                    }
-                    None => {
-                        self.current = None;
-                        self.level += 1;
-                    }
+                    None => self.level_done(),
+                },
+                Some(Doing::Batch(batch)) => match batch.propose(units, mask) {
+                    Some(proposal) => return Some(proposal),
+                    None => self.level_done(),
                 },
                 Some(Doing::Hoisting(hoist)) => match hoist.propose(units, mask) {
                     Some(proposal) => return Some(proposal),
@@ -111,8 +132,14 @@ impl Search for Hdd {
                         items
                             .retain(|&u| !hoists.iter().any(|h| h.to.first == u || h.to.last == u));
                     }
-                    let search = LevelSearch::with_fixpoint(self.ddmin, items, self.fixpoint);
-                    self.current = Some(Doing::Ddmin(search));
+                    self.current = Some(match self.batch {
+                        Some(width) => Doing::Batch(Batch::ddmin(items, width, self.fixpoint)),
+                        None => Doing::Ddmin(LevelSearch::with_fixpoint(
+                            self.ddmin,
+                            items,
+                            self.fixpoint,
+                        )),
+                    });
                 }
             }
         }
@@ -121,6 +148,7 @@ impl Search for Hdd {
     fn expect(&self) -> bool {
         match &self.current {
             Some(Doing::Ddmin(search)) => search.expect(),
+            Some(Doing::Batch(batch)) => batch.expect(),
             Some(Doing::Hoisting(hoist)) => hoist.expect(),
             None => false,
         }
@@ -129,6 +157,7 @@ impl Search for Hdd {
     fn step(&self) -> Step {
         match &self.current {
             Some(Doing::Ddmin(search)) => search.step(),
+            Some(Doing::Batch(batch)) => batch.step(),
             Some(Doing::Hoisting(hoist)) => hoist.step(),
             // nothing is proposed between levels
             None => Step::Block,
@@ -138,6 +167,7 @@ impl Search for Hdd {
     fn feedback(&mut self, interesting: bool) {
         match &mut self.current {
             Some(Doing::Ddmin(search)) => search.feedback(interesting),
+            Some(Doing::Batch(batch)) => batch.feedback(interesting),
             Some(Doing::Hoisting(hoist)) => hoist.feedback(interesting),
             None => {}
         }

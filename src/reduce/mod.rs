@@ -22,6 +22,7 @@
 
 use crate::syntax::{Hoist, Mask, NodeId};
 
+pub mod batch;
 pub mod coordinated;
 pub mod ddmin;
 pub mod groups;
@@ -37,6 +38,7 @@ mod rng;
 #[cfg(test)]
 pub(crate) mod testing;
 
+pub use batch::Batch;
 pub use coordinated::{Coordinated, GroupMemory};
 pub use ddmin::Ddmin;
 pub use hdd::Hdd;
@@ -52,14 +54,32 @@ pub enum Proposal {
     Off(Vec<NodeId>),
     /// Replace a node by a run of its descendants.
     Hoist(Hoist),
+    /// Switch these units off in the candidate only: if it is interesting,
+    /// the mask stays as it is and the search keeps the outcome, to commit
+    /// later (a batch probes each of its changes against the same mask,
+    /// then commits the ones that passed together; see [`batch`]).
+    Probe(Vec<NodeId>),
 }
 
 impl Proposal {
     /// `mask` with this change made.
     pub fn apply(&self, mask: &Mask) -> Mask {
         match self {
-            Proposal::Off(ids) => mask.with_off(ids),
+            Proposal::Off(ids) | Proposal::Probe(ids) => mask.with_off(ids),
             Proposal::Hoist(hoist) => mask.with_hoist(*hoist),
+        }
+    }
+
+    /// Whether the change becomes part of the mask when interesting.
+    pub fn commits(&self) -> bool {
+        !matches!(self, Proposal::Probe(_))
+    }
+
+    /// The node it changes first, for learning which candidates pass.
+    fn first_node(&self) -> Option<NodeId> {
+        match self {
+            Proposal::Off(ids) | Proposal::Probe(ids) => ids.first().copied(),
+            Proposal::Hoist(hoist) => Some(hoist.node),
         }
     }
 }
@@ -114,6 +134,14 @@ pub enum Step {
     Hoist,
     /// Switching off a declaration with its uses.
     Coordinated,
+    /// A batch probing a block of more units, or a single one, against
+    /// the mask its whole round shares.
+    Probe { single: bool },
+    /// A batch committing the changes of its round that passed alone.
+    Merge,
+    /// A batch whose merge failed probing the first few of those changes
+    /// together.
+    Prefix,
 }
 
 /// What a candidate is, for learning which candidates tend to be
@@ -138,6 +166,9 @@ pub struct Candidate {
     /// The outcome the search expects; the stream goes on as if it were so
     /// until told otherwise.
     pub expect: bool,
+    /// Whether it becomes the new best if interesting (a probe does not:
+    /// see [`Proposal::Probe`]).
+    pub commit: bool,
     /// The HDD level it belongs to, for progress reports.
     pub level: Option<usize>,
     pub context: Context,

@@ -20,8 +20,8 @@ use std::sync::Arc;
 
 use super::hoist::HoistMemory;
 use super::{
-    drive, Coordinated, Ddmin, GroupMemory, Hdd, Hoisting, OneMinimal, Oracle, Order, Search,
-    Stopped, Units,
+    drive, Batch, Coordinated, Ddmin, GroupMemory, Hdd, Hoisting, OneMinimal, Oracle, Order,
+    Search, Stopped, Units,
 };
 use crate::syntax::{Mask, Tree};
 
@@ -101,6 +101,9 @@ pub struct Plan {
     pub tokens: bool,
     /// Run the shrinking pass at the end.
     pub shrink: bool,
+    /// Run ddmin and the 1-minimal phase as [`Batch`]es whose first round
+    /// cuts a level into this many blocks (for many workers).
+    pub batch: Option<usize>,
 }
 
 impl Plan {
@@ -115,11 +118,12 @@ impl Plan {
         if self.tokens && malformed {
             // lines and words can cut through the broken structure a tree
             // keeps whole; the syntax guard still keeps the errors from growing
-            let tokens = Hdd::single_pass(Ddmin::Adaptive, self.token_order);
+            let tokens = self.batched(Hdd::single_pass(Ddmin::Adaptive, self.token_order));
             pass(host, View::Text, tokens, Phase::Tokens)?;
         }
         if self.shrink {
-            pass(host, View::Chars, Hdd::new(Ddmin::Adaptive, Order::Forward), Phase::Shrink)?;
+            let shrink = self.batched(Hdd::new(Ddmin::Adaptive, Order::Forward));
+            pass(host, View::Chars, shrink, Phase::Shrink)?;
         }
         Ok(())
     }
@@ -133,7 +137,7 @@ impl Plan {
     /// it would have to be checked again. When the last hoisting round finds
     /// nothing, the 1-minimal pass after it is answered from the cache.
     fn hdd_plus(&self, host: &mut dyn Host, memory: &mut HoistMemory) -> Result<(), Stopped> {
-        let mut hdd = Hdd::single_pass(self.ddmin, self.order);
+        let mut hdd = self.batched(Hdd::single_pass(self.ddmin, self.order));
         if self.hoist {
             hdd = hdd.hoisting();
         }
@@ -145,13 +149,32 @@ impl Plan {
         loop {
             let before = text_len(host);
             let hoisted = if self.hoist { self.hoist(host, memory)? } else { 0 };
-            while pass(host, View::Language, OneMinimal::new(self.order), Phase::OneMinimal)? > 0 {}
+            while self.one_minimal(host)? > 0 {}
             let cut = if self.coordinated { self.coordinated(host, &mut groups)? } else { 0 };
             // a hoist that reads as the current best counts as interesting
             // but changes nothing: only a shorter text is worth another round
             if (hoisted == 0 && cut == 0) || text_len(host) >= before {
                 return Ok(());
             }
+        }
+    }
+
+    /// `hdd` with its levels' ddmin in batches, if the plan says so.
+    fn batched(&self, hdd: Hdd) -> Hdd {
+        match self.batch {
+            Some(width) => hdd.batched(width),
+            None => hdd,
+        }
+    }
+
+    /// One pass of the 1-minimality phase (in one batch, if the plan says
+    /// so); returns how many removals it committed.
+    fn one_minimal(&self, host: &mut dyn Host) -> Result<usize, Stopped> {
+        match self.batch {
+            Some(_) => {
+                pass(host, View::Language, Batch::one_minimal(self.order), Phase::OneMinimal)
+            }
+            None => pass(host, View::Language, OneMinimal::new(self.order), Phase::OneMinimal),
         }
     }
 
@@ -182,7 +205,7 @@ impl Plan {
     fn hdd_then_hoist(&self, host: &mut dyn Host, memory: &mut HoistMemory) -> Result<(), Stopped> {
         let star = self.algorithm == Algorithm::HddStar;
         loop {
-            let hdd = || Hdd::new(self.ddmin, self.order);
+            let hdd = || self.batched(Hdd::new(self.ddmin, self.order));
             while pass(host, View::Language, hdd(), Phase::Hdd)? > 0 && star {}
             if !self.hoist || self.hoist(host, memory)? == 0 {
                 return Ok(());

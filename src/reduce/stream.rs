@@ -8,7 +8,7 @@
 
 use std::collections::VecDeque;
 
-use super::{Candidate, Candidates, Context, Proposal, Search, Units};
+use super::{Candidate, Candidates, Context, Search, Units};
 use crate::syntax::Mask;
 
 /// A search and the mask it works on, at one point of the stream.
@@ -25,29 +25,29 @@ impl<S: Search> State<S> {
         let proposal = self.search.propose(units, &self.mask)?;
         let expect = self.search.expect();
         let level = self.search.level();
-        let node = match &proposal {
-            Proposal::Off(ids) => ids.first().copied(),
-            Proposal::Hoist(hoist) => Some(hoist.node),
-        };
-        let kind = node.map_or(u16::MAX, |n| units.kind(n));
+        let kind = proposal.first_node().map_or(u16::MAX, |n| units.kind(n));
         let context = Context { step: self.search.step(), kind };
         let mask = proposal.apply(&self.mask);
+        let commit = proposal.commits();
         self.search.feedback(expect);
-        if expect {
+        if expect && commit {
             self.mask = mask.clone();
         }
-        Some(Candidate { index, mask, expect, level, context })
+        Some(Candidate { index, mask, expect, commit, level, context })
     }
 
     /// Goes past the next proposal (one the search made before) as if it
-    /// turned out `interesting`; the mask changes only if it did.
-    fn advance(&mut self, units: &Units, interesting: bool) {
+    /// turned out `interesting`; the mask changes only if it did and the
+    /// proposal commits. Whether it changed.
+    fn advance(&mut self, units: &Units, interesting: bool) -> bool {
         let proposal =
             self.search.propose(units, &self.mask).expect("the search proposed this before");
         self.search.feedback(interesting);
-        if interesting {
+        let committed = interesting && proposal.commits();
+        if committed {
             self.mask = proposal.apply(&self.mask);
         }
+        committed
     }
 }
 
@@ -105,8 +105,8 @@ impl<S: Search> Candidates for Stream<'_, S> {
             self.assume(index, interesting);
         }
         self.assumed.pop_front();
-        self.settled.advance(self.units, interesting);
-        self.successes += usize::from(interesting);
+        let committed = self.settled.advance(self.units, interesting);
+        self.successes += usize::from(committed);
         self.first += 1;
     }
 }

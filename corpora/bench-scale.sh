@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The -j scaling curve: runs hdd at -j 1, 2, 4, 8, 16, 32 and 64 on tests
+# that take 250 ms and use no CPU (a `sleep 0.25` before a cheap check), so
+# that any -j is measurable on a machine with few cores, and prints a
+# markdown table per case: tests run, tests wasted (started on a wrong
+# guess: finished but unused, or cancelled), wall time, speed-up over -j 1,
+# and whether the result is byte for byte the one of -j 1.
+#
+#   corpora/bench-scale.sh [CASE...]   CASE: c-grep (default) or xml-svg
+#
+#   c-grep   c/bzip2-maybe-uninit's compress.c (20 KB), interesting while
+#            seven names from six of its functions are still in it
+#   xml-svg  xml/svg-htop-gradient-href's own oracle (xmllint), sleep-wrapped
+#
+# Environment: JOBS (default "1 2 4 8 16 32 64"), HDD_BIN, HDD_ARGS (extra
+# arguments), BENCH_OUT (where results go; default a temporary directory).
+# Run it on an otherwise idle machine: it measures time.
+set -euo pipefail
+export LC_ALL=C
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(dirname "$here")
+bin=${HDD_BIN:-$root/target/release/hdd}
+if [ -z "${HDD_BIN:-}" ]; then
+  (cd "$root" && cargo build --release --quiet)
+fi
+out=${BENCH_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/hdd-bench-scale.XXXXXX")}
+mkdir -p "$out"
+# shellcheck disable=SC2206  # word lists on purpose
+jobs=(${JOBS:-1 2 4 8 16 32 64})
+# shellcheck disable=SC2206
+extra=(${HDD_ARGS:-})
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=(c-grep)
+
+# Writes case $1's input and oracle into directory $2; prints the input's name.
+setup() {
+  local name=$1 dir=$2
+  mkdir -p "$dir"
+  case $name in
+    c-grep)
+      cp "$here/c/bzip2-maybe-uninit/compress.c" "$dir/"
+      cat > "$dir/test.sh" <<'EOF'
+#!/bin/sh
+# interesting while seven names from six functions are all still there
+sleep 0.25
+for name in bsPutUInt32 nMTF BZ2_bsInitWrite zPend BZ_G_SIZE selectorMtf origPtr; do
+  grep -q "$name" "$1" || exit 1
+done
+EOF
+      echo compress.c ;;
+    xml-svg)
+      cp "$here/xml/svg-htop-gradient-href/htop.svg" "$dir/"
+      cat > "$dir/test.sh" <<EOF
+#!/bin/sh
+sleep 0.25
+exec "$here/xml/svg-htop-gradient-href/test.sh" "\$@"
+EOF
+      echo htop.svg ;;
+    *) echo "unknown case $name (c-grep, xml-svg)" >&2; exit 2 ;;
+  esac
+  chmod +x "$dir/test.sh"
+}
+
+for c in "${cases[@]}"; do
+  echo "### $c"
+  echo
+  echo "| -j | tests | wasted | wall s | speed-up | same result as -j 1 |"
+  echo "|---:|---:|---:|---:|---:|---|"
+  base_wall=
+  for j in "${jobs[@]}"; do
+    dir="$out/$c/j$j"
+    input=$(setup "$c" "$dir")
+    "$bin" -q -j "$j" "${extra[@]}" --test "$dir/test.sh" --stats-json "$dir/stats.json" \
+      -o "$dir/result-$input" "$dir/$input"
+    same=no
+    cmp -s "$out/$c/j${jobs[0]}/result-$input" "$dir/result-$input" && same=yes
+    base_wall=${base_wall:-$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["wall_time"])' "$dir/stats.json")}
+    python3 - "$dir/stats.json" "$j" "$base_wall" "$same" <<'PY'
+import json, sys
+s, j, base, same = json.load(open(sys.argv[1])), sys.argv[2], float(sys.argv[3]), sys.argv[4]
+tests = s["tests"] + s["cancelled"]
+wasted = s["wasted"] + s["cancelled"]
+print(f"| {j} | {tests} | {wasted} | {s['wall_time']:.1f} | {base / s['wall_time']:.1f} | {same} |")
+PY
+  done
+  echo
+done
+echo "results: $out"

@@ -1,0 +1,404 @@
+//! Batches: the forms of ddmin and of the 1-minimality phase that many
+//! workers can run at once.
+//!
+//! A [`Batch`] works in rounds. A round probes each of its blocks of units
+//! against the same mask ([`Proposal::Probe`]), so no candidate of a round
+//! depends on another's outcome: with `-j N` a whole round is in flight at
+//! once, and a wrong guess about one of its candidates costs nothing. Then
+//! the blocks that passed alone are switched off together, as one candidate
+//! (the merge; answered from the cache when only one passed). If the merge
+//! is not interesting (the blocks interfere: two hold the same needed
+//! thing, and either may go but not both), the first 2, 4, 8, ... of them
+//! in the round's order are probed together, all at once; the longest run
+//! that passed is committed, and the others are probed again in the next
+//! round.
+//!
+//! A block that failed is halved for the next round ([`Batch::ddmin`], down
+//! to single units), or dropped ([`Batch::singles`], the 1-minimality
+//! phase: each unit is tried once). On `n` units of which `k` are
+//! essential, ddmin's rounds test at most `2k` blocks each, over about
+//! `log2(n / width)` rounds: Lithium's `O(k log n)`.
+//!
+//! The outcomes, and so the result, depend on neither timing nor `-j`. They
+//! differ from the one-at-a-time searches' ([`Adaptive`](super::ddmin)
+//! commits each success before the next probe, a batch at the end of its
+//! round), so a plan uses one kind or the other for a whole run.
+
+use std::ops::Range;
+
+use super::{Order, Proposal, Search, Step, Units};
+use crate::syntax::{Mask, NodeId};
+
+/// Where a batch is in its round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// Probing block `next` of the round.
+    Probing,
+    /// Committing every block that passed.
+    Merging,
+    /// The merge failed: probing whether the first `len` blocks that
+    /// passed (2, 4, 8, ... of them) can go together; the first `best` can
+    /// (one passed alone).
+    Prefix { len: usize, best: usize },
+    /// Committing the first `pass` blocks that passed.
+    Committing { pass: usize },
+}
+
+/// Rounds of blocks probed against the same mask, the successes merged.
+#[derive(Clone, Debug)]
+pub struct Batch {
+    /// The units, in the search's order; blocks are ranges of it.
+    items: Vec<NodeId>,
+    /// Switched off by this batch (or found absent), by position in `items`.
+    gone: Vec<bool>,
+    /// How many blocks the first round cuts the units into.
+    width: usize,
+    /// Halve failed blocks (ddmin) rather than drop them.
+    split: bool,
+    /// After a round of single units that committed something, try every
+    /// unit left once more (the result is then 1-minimal).
+    fixpoint: bool,
+    /// The 1-minimality phase's units, gathered at the first proposal.
+    levels: Option<Order>,
+    /// This round's blocks, sorted by position.
+    round: Vec<Range<usize>>,
+    next: usize,
+    /// Blocks of the round (by index in `round`) that passed, and failed.
+    passed: Vec<usize>,
+    failed: Vec<usize>,
+    stage: Stage,
+    /// Something was committed since the units left were last tried alone.
+    changed: bool,
+    started: bool,
+}
+
+impl Batch {
+    /// ddmin over `items`: a first round of `width` blocks (at most one per
+    /// unit), each failed block halved for the next round, down to single
+    /// units. With `fixpoint`, rounds of single units repeat while one
+    /// commits something.
+    pub fn ddmin(items: Vec<NodeId>, width: usize, fixpoint: bool) -> Batch {
+        let n = items.len();
+        Batch {
+            items,
+            gone: vec![false; n],
+            width: width.max(1),
+            split: true,
+            fixpoint,
+            levels: None,
+            round: Vec::new(),
+            next: 0,
+            passed: Vec::new(),
+            failed: Vec::new(),
+            stage: Stage::Probing,
+            changed: false,
+            started: false,
+        }
+    }
+
+    /// HDD+'s 1-minimality phase as one batch: every present unit, level
+    /// by level in `order`, probed once on its own.
+    pub fn one_minimal(order: Order) -> Batch {
+        Batch { levels: Some(order), split: false, ..Batch::ddmin(Vec::new(), usize::MAX, false) }
+    }
+
+    /// The present units of block `r` (marking the absent ones gone).
+    fn block(&mut self, r: Range<usize>, units: &Units, mask: &Mask) -> Vec<NodeId> {
+        let mut ids = Vec::new();
+        for p in r {
+            if self.gone[p] {
+                continue;
+            }
+            if units.is_present(self.items[p], mask) {
+                ids.push(self.items[p]);
+            } else {
+                self.gone[p] = true;
+            }
+        }
+        ids
+    }
+
+    /// The positions of `r` still there.
+    fn left(&self, r: Range<usize>) -> impl Iterator<Item = usize> + '_ {
+        r.filter(|&p| !self.gone[p])
+    }
+
+    /// The first round: the units cut into `width` blocks of about the same size.
+    fn first_round(&mut self, units: &Units, mask: &Mask) {
+        if let Some(order) = self.levels {
+            self.items = (0..units.depth()).flat_map(|l| units.ordered(l, mask, order)).collect();
+            self.gone = vec![false; self.items.len()];
+        }
+        self.round = cut(0..self.items.len(), self.width.min(self.items.len()));
+    }
+
+    /// Builds the next round from this one's failed blocks (halved, or
+    /// dropped) and `carried` (passed, not committed); false when there is
+    /// nothing left to try.
+    fn next_round(&mut self, carried: &[usize]) -> bool {
+        let mut round = Vec::new();
+        for &i in &self.failed {
+            let r = self.round[i].clone();
+            let left: Vec<usize> = self.left(r.clone()).collect();
+            if self.split && left.len() > 1 {
+                let mid = left[left.len() / 2];
+                round.push(r.start..mid);
+                round.push(mid..r.end);
+            }
+        }
+        round.extend(carried.iter().map(|&i| self.round[i].clone()));
+        if round.is_empty() && self.fixpoint && self.changed {
+            // something went since the units left were last tried alone:
+            // try each of them again
+            round = (0..self.items.len()).filter(|&p| !self.gone[p]).map(|p| p..p + 1).collect();
+            self.changed = false;
+        }
+        round.sort_by_key(|r| r.start);
+        self.round = round;
+        self.next = 0;
+        self.passed.clear();
+        self.failed.clear();
+        self.stage = Stage::Probing;
+        !self.round.is_empty()
+    }
+
+    /// Marks the units of the round's blocks `blocks` as switched off.
+    fn commit(&mut self, blocks: &[usize]) {
+        for &i in blocks {
+            for p in self.round[i].clone() {
+                self.gone[p] = true;
+            }
+        }
+        self.changed = true;
+    }
+
+    fn merged(&mut self, blocks: &[usize], units: &Units, mask: &Mask) -> Vec<NodeId> {
+        let ranges: Vec<_> = blocks.iter().map(|&i| self.round[i].clone()).collect();
+        ranges.into_iter().flat_map(|r| self.block(r, units, mask)).collect()
+    }
+}
+
+/// After a failed merge of `passed` blocks: probing the first 2 together,
+/// or, with fewer than 3, committing the first alone.
+fn prefixes(passed: usize) -> Stage {
+    if passed > 2 {
+        Stage::Prefix { len: 2, best: 1 }
+    } else {
+        Stage::Committing { pass: 1 }
+    }
+}
+
+/// `r` cut into `n` ranges of about the same size.
+fn cut(r: Range<usize>, n: usize) -> Vec<Range<usize>> {
+    let len = r.len();
+    (0..n).map(|k| r.start + k * len / n..r.start + (k + 1) * len / n).collect()
+}
+
+impl Search for Batch {
+    fn propose(&mut self, units: &Units, mask: &Mask) -> Option<Proposal> {
+        if !self.started {
+            self.started = true;
+            self.first_round(units, mask);
+        }
+        loop {
+            match self.stage {
+                Stage::Probing if self.next < self.round.len() => {
+                    let ids = self.block(self.round[self.next].clone(), units, mask);
+                    if !ids.is_empty() {
+                        return Some(Proposal::Probe(ids));
+                    }
+                    // nothing left of it: neither passed nor failed
+                    self.next += 1;
+                }
+                Stage::Probing if self.passed.is_empty() => {
+                    if !self.next_round(&[]) {
+                        return None;
+                    }
+                }
+                Stage::Probing => {
+                    self.stage = Stage::Merging;
+                }
+                Stage::Merging => {
+                    let blocks = self.passed.clone();
+                    return Some(Proposal::Off(self.merged(&blocks, units, mask)));
+                }
+                Stage::Prefix { len, .. } => {
+                    let run = self.passed[..len].to_vec();
+                    return Some(Proposal::Probe(self.merged(&run, units, mask)));
+                }
+                Stage::Committing { pass } => {
+                    let run = self.passed[..pass].to_vec();
+                    return Some(Proposal::Off(self.merged(&run, units, mask)));
+                }
+            }
+        }
+    }
+
+    fn expect(&self) -> bool {
+        matches!(self.stage, Stage::Merging | Stage::Committing { .. })
+    }
+
+    fn step(&self) -> Step {
+        match self.stage {
+            Stage::Probing => {
+                let single = self.left(self.round[self.next].clone()).nth(1).is_none();
+                Step::Probe { single }
+            }
+            Stage::Prefix { .. } => Step::Prefix,
+            Stage::Merging | Stage::Committing { .. } => Step::Merge,
+        }
+    }
+
+    fn feedback(&mut self, interesting: bool) {
+        match self.stage {
+            Stage::Probing => {
+                let list = if interesting { &mut self.passed } else { &mut self.failed };
+                list.push(self.next);
+                self.next += 1;
+            }
+            Stage::Merging if interesting || self.passed.len() == 1 => {
+                let passed = std::mem::take(&mut self.passed);
+                if interesting {
+                    self.commit(&passed);
+                }
+                self.next_round(&[]);
+            }
+            Stage::Merging => self.stage = prefixes(self.passed.len()),
+            Stage::Prefix { len, best } => {
+                // each probe stands on its own: the longest that passed
+                // wins, and is committed from the cache
+                let best = if interesting { len } else { best };
+                self.stage = if 2 * len < self.passed.len() {
+                    Stage::Prefix { len: 2 * len, best }
+                } else {
+                    Stage::Committing { pass: best }
+                };
+            }
+            Stage::Committing { pass } => {
+                let passed = std::mem::take(&mut self.passed);
+                if interesting {
+                    self.commit(&passed[..pass]);
+                }
+                self.next_round(&passed[pass..]);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reduce::testing::{flat, random_tree, FnOracle, Rng};
+    use crate::reduce::{run, Ddmin, Hdd, OneMinimal};
+    use std::collections::HashSet;
+
+    /// Runs a batch over a flat tree of `n` units; the kept units and the
+    /// tests run (a candidate seen before is answered from the cache).
+    fn reduce(
+        batch: Batch,
+        n: usize,
+        pred: impl FnMut(&[NodeId]) -> bool,
+    ) -> (HashSet<NodeId>, usize) {
+        let tree = flat(n);
+        let units = Units::new(&tree);
+        let mut mask = Mask::new(tree.len());
+        let mut oracle = FnOracle::new(&units, pred);
+        run(batch, &units, &mut mask, &mut oracle).expect("finished");
+        (units.present_bfs(&mask).into_iter().collect(), oracle.calls)
+    }
+
+    fn all(n: usize) -> Vec<NodeId> {
+        (1..=n as u32).map(NodeId).collect()
+    }
+
+    #[test]
+    fn ddmin_keeps_exactly_the_essential_units() {
+        let need: HashSet<NodeId> = [3u32, 17, 18, 40].map(NodeId).into();
+        for width in [1, 2, 8, 64] {
+            let (kept, _) = reduce(Batch::ddmin(all(50), width, false), 50, |p| {
+                need.iter().all(|n| p.contains(n))
+            });
+            assert_eq!(kept, need, "width {width}");
+        }
+    }
+
+    /// Lithium's bound: k essential units among n cost O(k log n) tests.
+    #[test]
+    fn ddmin_tests_grow_with_k_log_n() {
+        for (n, k) in [(1000usize, 1usize), (1000, 4), (1000, 16), (200, 8)] {
+            let need: HashSet<NodeId> = (0..k).map(|i| NodeId((1 + i * n / k) as u32)).collect();
+            let (kept, calls) =
+                reduce(Batch::ddmin(all(n), 2, false), n, |p| need.iter().all(|x| p.contains(x)));
+            assert_eq!(kept, need);
+            let bound = 2 * k * ((n as f64).log2().ceil() as usize + 1) + 8;
+            assert!(calls <= bound, "n {n} k {k}: {calls} tests > {bound}");
+        }
+    }
+
+    /// Interfering blocks (each redundant with the other): the merge fails,
+    /// the first is committed alone and the second probed again.
+    #[test]
+    fn interfering_successes_commit_the_first_and_try_the_rest_again() {
+        // interesting while unit 1 or unit 2 is kept, and unit 4 always
+        let pred = |p: &[NodeId]| {
+            (p.contains(&NodeId(1)) || p.contains(&NodeId(2))) && p.contains(&NodeId(4))
+        };
+        let (kept, _) = reduce(Batch::ddmin(all(4), 4, false), 4, pred);
+        assert_eq!(kept, [NodeId(2), NodeId(4)].into());
+    }
+
+    /// With fixpoint the result is 1-minimal even when a removal makes
+    /// another possible (non-monotonic predicates).
+    #[test]
+    fn ddmin_to_a_fixpoint_is_one_minimal_on_random_predicates() {
+        let mut rng = Rng::new(7);
+        for _ in 0..200 {
+            let n = 1 + rng.below(24);
+            let seed = rng.next();
+            // a random, deterministic, non-monotonic predicate over the
+            // kept set, true of the whole set
+            let pred = |p: &[NodeId]| {
+                let mut h = seed;
+                for id in p {
+                    h = (h ^ u64::from(id.0)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                }
+                p.len() == n || (p.contains(&NodeId(1)) && !(h >> 32).is_multiple_of(3))
+            };
+            let width = 1 + rng.below(8);
+            let (kept, _) = reduce(Batch::ddmin(all(n), width, true), n, pred);
+            let mut kept: Vec<NodeId> = kept.into_iter().collect();
+            kept.sort();
+            assert!(pred(&kept));
+            for u in &kept {
+                let without: Vec<NodeId> = kept.iter().copied().filter(|x| x != u).collect();
+                assert!(!pred(&without), "removing {u:?} from {kept:?} still passes");
+            }
+        }
+    }
+
+    /// The 1-minimal phase as a batch: the same result as one unit at a
+    /// time when removals do not interact, on random trees.
+    #[test]
+    fn one_minimal_batch_is_one_tree_minimal() {
+        let mut rng = Rng::new(11);
+        for _ in 0..50 {
+            let tree = random_tree(&mut rng, 40);
+            let units = Units::new(&tree);
+            let ids: Vec<NodeId> = (1..tree.len() as u32).map(NodeId).collect();
+            let need: HashSet<NodeId> = ids.iter().copied().filter(|_| rng.below(5) == 0).collect();
+            let pred = |p: &[NodeId]| need.iter().all(|n| p.contains(n) || !units.is_unit(*n));
+            let mut mask = Mask::new(tree.len());
+            let mut oracle = FnOracle::new(&units, pred);
+            run(Hdd::single_pass(Ddmin::Adaptive, Order::Forward), &units, &mut mask, &mut oracle)
+                .expect("finished");
+            let mut batched = mask.clone();
+            while run(Batch::one_minimal(Order::Forward), &units, &mut batched, &mut oracle)
+                .is_ok_and(|n| n > 0)
+            {}
+            while run(OneMinimal::new(Order::Forward), &units, &mut mask, &mut oracle)
+                .is_ok_and(|n| n > 0)
+            {}
+            assert_eq!(units.present_bfs(&batched), units.present_bfs(&mask));
+        }
+    }
+}
