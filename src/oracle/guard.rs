@@ -2,9 +2,9 @@
 //! is not interesting, and is answered without running the test.
 //!
 //! Candidates are re-parsed from the parse of the current best where the
-//! front-end can (tree-sitter re-reads only what changed); that parse of a
-//! candidate becomes the base for later ones when the candidate becomes the
-//! best.
+//! front-end can (tree-sitter re-reads only what changed, a set of files
+//! only the files that changed); that parse of a candidate becomes the base
+//! for later ones when the candidate becomes the best.
 
 use std::sync::Arc;
 

@@ -1,12 +1,15 @@
 //! Every corpus file (each file of a directory input too) parses into a
 //! well-formed tree that unparses to itself, and candidates of a valid JSON
-//! document are always valid JSON.
+//! document are always valid JSON; the syntax guard's re-parsing from the
+//! best (one file's, and a set's) counts as a parse from scratch.
 
 use std::fs;
 use std::sync::Arc;
 
+use hdd::language::forest::Forest;
+use hdd::language::{by_name, Frontend};
 use hdd::reduce::{Proposal, Units};
-use hdd::syntax::{Hoist, Mask, NodeId, Tree, Unparser};
+use hdd::syntax::{forest, Hoist, Mask, NodeId, Tree, Unparser};
 
 use crate::rng::Rng;
 use crate::{frontend, parse, Case};
@@ -151,6 +154,58 @@ fn incremental_reparsing_counts_the_same_syntax_errors_as_a_full_parse() {
             if round % 3 == 0 {
                 // as if this candidate became the best
                 base = parse.expect("a parse");
+                mask = candidate;
+            }
+        }
+    }
+}
+
+#[test]
+fn the_guard_of_a_set_reusing_unchanged_files_counts_as_a_full_parse() {
+    // a set's guard re-parses only the files a candidate changed, from
+    // their parse in the best, and reuses the others' counts; it must agree
+    // with parsing every file from scratch
+    let mut rng = Rng::new(0x51_7e5);
+    for case in Case::all().iter().filter(|c| c.is_dir()) {
+        let (texts, langs): (Vec<Vec<u8>>, Vec<_>) = case
+            .files()
+            .into_iter()
+            .map(|(path, lang)| (fs::read(path).expect("input"), by_name(lang).expect("lang")))
+            .unzip();
+        let original = forest::join(&texts);
+        let mut fe = Forest::new(&langs).expect("forest");
+        fe.allow(&original);
+        let tree = fe.parse(Arc::from(original.as_slice()));
+        let units = Units::new(&tree);
+        // per file, its units: a candidate mostly changes one file
+        let files: Vec<NodeId> = tree.children(NodeId(0)).collect();
+        let per_file: Vec<Vec<NodeId>> = files
+            .iter()
+            .map(|&f| {
+                let end = tree.node(f).subtree_end;
+                let all = units.present_bfs(&Mask::new(tree.len()));
+                all.into_iter().filter(|u| f.0 < u.0 && u.0 < end).collect()
+            })
+            .collect();
+        let mut base = fe.guard_base(&original).expect("a set keeps a base");
+        let (mut unparser, mut text, mut mask) =
+            (Unparser::new(), Vec::new(), Mask::new(tree.len()));
+        for round in 0..60 {
+            let mut candidate = mask.clone();
+            let units = &per_file[rng.below(per_file.len())];
+            for _ in 0..1 + rng.below(4) {
+                let u = match units.is_empty() || rng.below(10) == 0 {
+                    true => files[rng.below(files.len())],
+                    false => units[rng.below(units.len())],
+                };
+                candidate = Proposal::Off(vec![u]).apply(&candidate);
+            }
+            unparser.unparse(&tree, &candidate, &mut text);
+            let (reusing, parse) = fe.syntax_errors_from(&base, &text);
+            assert_eq!(reusing, fe.syntax_errors(&text), "{} round {round}", case.name);
+            if round % 3 == 0 {
+                // as if this candidate became the best
+                base = parse.expect("a base");
                 mask = candidate;
             }
         }
