@@ -78,6 +78,7 @@ fn malformed_and_odd_inputs_round_trip() {
         ),
         ("xml", "<a attr=\"unterminated></a>"),
         ("xml", "just text, no markup"),
+        ("xml", "\u{feff}<?xml version=\"1.0\"?>\n<a><b/>caf\u{e9}</a>\n"),
     ];
     for (lang, src) in cases {
         let tree = parse(lang, src.as_bytes());

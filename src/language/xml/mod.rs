@@ -21,6 +21,12 @@
 //! as do a missing or second root element and an attribute without a quoted
 //! value. Whitespace-only text is not a node: it stays between nodes, and a
 //! deleted node takes the whitespace before it along.
+//!
+//! The parser reads a view of the bytes ([`encoding`]): a UTF-8 byte order
+//! mark and the declared encoding are honoured, so a document in UTF-8 with
+//! a byte order mark or in ISO-8859-1 parses like any other, while spans stay
+//! offsets into the original bytes and nothing is re-encoded. A UTF-16
+//! document is the document node alone.
 
 use std::sync::Arc;
 
@@ -28,6 +34,7 @@ use anyhow::{Context, Result};
 use quick_xml::events::Event;
 use quick_xml::Reader;
 
+use self::encoding::View;
 use super::grammar::{GrammarData, OrderData};
 use super::tables::{FixedKinds, Tables};
 use super::{Frontend, LangInfo};
@@ -123,6 +130,10 @@ struct Open {
 struct Builder<'f> {
     fe: &'f XmlFrontend,
     src: Arc<[u8]>,
+    /// What quick-xml reads: ASCII, at the original's offsets. The scanning
+    /// here reads the original, whose bytes from 0x80 up are neither
+    /// whitespace nor markup either.
+    view: View,
     b: TreeBuilder,
     stack: Vec<Open>,
     errors: usize,
@@ -133,7 +144,8 @@ impl<'f> Builder<'f> {
     fn new(fe: &'f XmlFrontend, src: Arc<[u8]>) -> Builder<'f> {
         let mut b = TreeBuilder::new(src.clone());
         b.open(DOCUMENT, flags::NAMED, 0, src.len());
-        Builder { fe, src, b, stack: Vec::new(), errors: 0, roots: 0 }
+        let view = View::of(&src);
+        Builder { fe, src, view, b, stack: Vec::new(), errors: 0, roots: 0 }
     }
 
     /// Adds a leaf (or opens a node when `open`) with the action its kind gets here.
@@ -184,8 +196,12 @@ impl<'f> Builder<'f> {
     }
 
     fn run(&mut self) {
-        let src = self.src.clone();
-        let mut offset = 0;
+        if self.view.utf16 {
+            return;
+        }
+        let src = self.view.bytes.clone();
+        let mut offset = self.view.start;
+        self.errors += self.view.errors;
         // quick-xml gives up at markup it cannot read; the rest of the input
         // is read by a new reader from just after the bad markup
         while let Some(resume) = self.read_from(offset) {
@@ -206,7 +222,7 @@ impl<'f> Builder<'f> {
     /// Reads events from `offset`; returns where to start again after markup
     /// quick-xml could not read (now an error node), or `None` at the end.
     fn read_from(&mut self, offset: usize) -> Option<usize> {
-        let src = self.src.clone();
+        let src = self.view.bytes.clone();
         let mut reader = Reader::from_reader(&src[offset..]);
         let config = reader.config_mut();
         config.check_end_names = false;
@@ -457,5 +473,6 @@ fn find(s: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
     s.get(from..)?.windows(needle.len()).position(|w| w == needle).map(|k| k + from)
 }
 
+mod encoding;
 #[cfg(test)]
 mod tests;

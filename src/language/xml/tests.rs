@@ -1,5 +1,6 @@
 //! The XML front-end on small documents: the tree's shape, what may be
-//! deleted or replaced, and the syntax errors of malformed input.
+//! deleted or replaced, the syntax errors of malformed input, and documents
+//! with a byte order mark or in an encoding other than UTF-8.
 
 use std::sync::Arc;
 
@@ -7,8 +8,28 @@ use crate::syntax::tree::{Action, Tree};
 use crate::syntax::{Mask, NodeId, Unparser};
 
 fn parse(src: &str) -> Tree {
+    parse_bytes(src.as_bytes())
+}
+
+fn parse_bytes(src: &[u8]) -> Tree {
     let xml = crate::language::by_name("xml").expect("xml").frontend().expect("front-end");
-    xml.parse(Arc::from(src.as_bytes()))
+    xml.parse(Arc::from(src))
+}
+
+/// The tree unparsed with `off` switched off.
+fn unparse(tree: &Tree, off: &[NodeId]) -> Vec<u8> {
+    let mut mask = Mask::new(tree.len());
+    for &id in off {
+        mask.set_off(id);
+    }
+    let mut out = Vec::new();
+    Unparser::new().unparse(tree, &mask, &mut out);
+    out
+}
+
+/// The kinds of the nodes, in preorder.
+fn kinds(tree: &Tree) -> Vec<&str> {
+    tree.nodes().iter().map(|n| tree.kind_name(n.kind)).collect()
 }
 
 /// Every node as `kind text`, indented by depth.
@@ -26,10 +47,10 @@ fn shape(tree: &Tree) -> Vec<String> {
     out
 }
 
-fn node<'t>(tree: &'t Tree, text: &str) -> (NodeId, &'t crate::syntax::tree::Node) {
+fn node(tree: &Tree, text: impl AsRef<[u8]>) -> (NodeId, &crate::syntax::tree::Node) {
     let i = (0..tree.len())
-        .find(|&i| tree.text(NodeId(i as u32)) == text.as_bytes())
-        .unwrap_or_else(|| panic!("no node {text:?}"));
+        .find(|&i| tree.text(NodeId(i as u32)) == text.as_ref())
+        .unwrap_or_else(|| panic!("no node {:?}", String::from_utf8_lossy(text.as_ref())));
     (NodeId(i as u32), tree.node(NodeId(i as u32)))
 }
 
@@ -113,4 +134,86 @@ fn the_internal_subset_of_a_doctype_is_its_declarations() {
         ]
     );
     assert_eq!(tree.error_count(), 0);
+}
+
+#[test]
+fn a_utf8_byte_order_mark_stays_in_front_and_moves_no_span() {
+    let src = b"\xEF\xBB\xBF<?xml version=\"1.0\"?>\n<a><b/><c>t</c></a>\n";
+    let tree = parse_bytes(src);
+    assert_eq!(tree.error_count(), 0);
+    assert_eq!(
+        kinds(&tree),
+        ["document", "declaration", "element", "content", "element", "element", "content", "text"]
+            .into_iter()
+            .chain(["end_tag", "end_tag"])
+            .collect::<Vec<_>>()
+    );
+    node(&tree, "<?xml version=\"1.0\"?>");
+    node(&tree, "<a><b/><c>t</c></a>");
+    let (b, _) = node(&tree, "<b/>");
+    assert_eq!(unparse(&tree, &[]), src);
+    // the mark is part of no node: whatever goes, it stays
+    let everything: Vec<NodeId> = tree.children(NodeId(0)).collect();
+    assert_eq!(unparse(&tree, &everything), b"\xEF\xBB\xBF\n");
+    assert_eq!(unparse(&tree, &[b]), b"\xEF\xBB\xBF<?xml version=\"1.0\"?>\n<a><c>t</c></a>\n");
+}
+
+#[test]
+fn an_iso_8859_1_document_is_read_past_its_first_accented_byte() {
+    let src = b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n\
+        <r a=\"caf\xE9\">\n  <p>d\xE9j\xE0 vu</p>\n  <q x=\"1\"/>\n  <s>t</s>\n</r>\n";
+    let tree = parse_bytes(src);
+    assert_eq!(tree.error_count(), 0);
+    node(&tree, b"a=\"caf\xE9\"");
+    node(&tree, b"d\xE9j\xE0 vu");
+    let (q, n) = node(&tree, "<q x=\"1\"/>");
+    assert!(matches!(n.action, Action::Delete));
+    node(&tree, "x=\"1\"");
+    node(&tree, "<s>t</s>");
+    node(&tree, "</r>");
+    assert_eq!(unparse(&tree, &[]), src);
+    let (p, _) = node(&tree, b"<p>d\xE9j\xE0 vu</p>");
+    assert_eq!(
+        unparse(&tree, &[p, q]),
+        b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<r a=\"caf\xE9\">\n  <s>t</s>\n</r>\n"
+    );
+    // the encoding's name is not case-sensitive, and single quotes do too
+    let src = b"<?xml version='1.0' encoding='iso-8859-1'?><r>\xE9<s/></r>";
+    let tree = parse_bytes(src);
+    assert_eq!((tree.error_count(), kinds(&tree).last().copied()), (0, Some("end_tag")));
+    node(&tree, "<s/>");
+}
+
+#[test]
+fn bytes_that_are_not_utf8_in_a_utf8_document_are_errors_around_which_parsing_goes_on() {
+    for src in [
+        &b"<r><p>caf\xE9</p><q/></r>"[..],
+        b"<?xml version=\"1.0\" encoding=\"UTF-8\"?><r><p>caf\xE9</p><q/></r>",
+        b"\xEF\xBB\xBF<r><p>caf\xE9</p><q/></r>",
+    ] {
+        let tree = parse_bytes(src);
+        assert_eq!(tree.error_count(), 1, "{}", String::from_utf8_lossy(src));
+        node(&tree, "<q/>");
+        assert_eq!(unparse(&tree, &[]), src);
+    }
+    // valid UTF-8, non-ASCII names included, is no error
+    let tree = parse("<caf\u{e9}><\u{e9}t\u{e9} l\u{e0}=\"\u{fc}\"/></caf\u{e9}>");
+    assert_eq!(tree.error_count(), 0);
+    node(&tree, "<\u{e9}t\u{e9} l\u{e0}=\"\u{fc}\"/>");
+    // names that differ only in non-ASCII characters are different names
+    assert_eq!(parse("<caf\u{e9}></caf\u{e8}>").error_count(), 2);
+}
+
+#[test]
+fn a_utf16_document_is_the_document_node_alone() {
+    let text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<a>\u{e9}</a>\n";
+    let le: Vec<u8> =
+        [0xFF, 0xFE].into_iter().chain(text.encode_utf16().flat_map(u16::to_le_bytes)).collect();
+    let be: Vec<u8> =
+        [0xFE, 0xFF].into_iter().chain(text.encode_utf16().flat_map(u16::to_be_bytes)).collect();
+    for src in [le, be, vec![0xFF, 0xFE, b'<']] {
+        let tree = parse_bytes(&src);
+        assert_eq!((kinds(&tree), tree.error_count()), (vec!["document"], 0));
+        assert_eq!(unparse(&tree, &[]), src);
+    }
 }
