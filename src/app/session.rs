@@ -20,7 +20,7 @@ use anyhow::{Context, Result};
 
 use super::config::Config;
 use super::error::Fatal;
-use super::output::{DirOutput, Output};
+use super::output::{Claim, DirOutput, Output};
 use super::progress::Progress;
 use super::set::FileSet;
 use crate::language::forest::Forest;
@@ -129,6 +129,8 @@ impl Subject {
 /// Runs one reduction.
 pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     let began = Instant::now();
+    // a second run writing the same output is refused before any test
+    let _claim = Claim::take(&config.output)?;
     let Subject { input, frontend, text, layout, separators } = Subject::new(config)?;
     let spec = Spec {
         test: config.test.clone(),
@@ -153,7 +155,7 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
             set,
             l.copied,
         ),
-        _ => Saved::File(Output::prepare(&config.input, &config.output, config.in_place)?),
+        _ => Saved::File(Output::prepare(&config.input, &input, &config.output, config.in_place)?),
     };
     if !config.in_place {
         output.write(&input)?;
@@ -208,6 +210,8 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     } else {
         false
     };
+    // --in-place: a file the user changed meanwhile keeps their change
+    output.verify(&best)?;
     let mut stats = ev.stats();
     stats.started_at(began);
     stats.original_bytes = input.len() as u64 - separators;
@@ -233,6 +237,15 @@ impl Saved<'_> {
         match self {
             Saved::File(o) => o.write(text),
             Saved::Dir(o, set, copied) => o.write(set.result(text, copied)),
+        }
+    }
+
+    /// At the end: whether the output still holds the result (see
+    /// [`Output::verify`]).
+    fn verify(&self, best: &[u8]) -> Result<()> {
+        match self {
+            Saved::File(o) => o.verify(best),
+            Saved::Dir(..) => Ok(()),
         }
     }
 
