@@ -129,6 +129,8 @@ impl Subject {
 /// Runs one reduction.
 pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     let began = Instant::now();
+    // --max-time counts from here: the check of the original and parsing too
+    let deadline = config.max_time.map(|t| began + t);
     // a second run writing the same output is refused before any test
     let _claim = Claim::take(&config.output)?;
     let Subject { input, frontend, text, layout, separators } = Subject::new(config)?;
@@ -148,6 +150,9 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
         config.input.display()
     ));
     check_original(&runner, config, &input)?;
+    // the check of the original always finishes; from here on the deadline
+    // stops the tests that run (and the final re-check) at once
+    let _alarm = deadline.map(|d| stop.alarm(d));
 
     let output = match (&config.set, layout) {
         (Some(set), Layout::Set(l)) => Saved::Dir(
@@ -160,12 +165,12 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     if !config.in_place {
         output.write(&input)?;
     }
-    let started = Instant::now();
     let tree = Arc::new(frontend.parse(Arc::from(input.as_slice())));
-    let guard =
-        config.syntax_guard.then(|| Guard { frontend: &*frontend, allowed: tree.error_count() });
-    let settings =
-        Settings { guard, jobs: config.jobs, deadline: config.max_time.map(|t| started + t) };
+    // the guard parses the text once more: not for a run whose time ran
+    // out while the input was parsed, which will test nothing
+    let guard = (config.syntax_guard && !stop.is_set())
+        .then(|| Guard { frontend: &*frontend, allowed: tree.error_count() });
+    let settings = Settings { guard, jobs: config.jobs, deadline };
     let plan = Plan {
         algorithm: config.algorithm,
         ddmin: config.ddmin,

@@ -5,9 +5,9 @@
 //! temporary file or lock beside the output, no test process.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::{hdd, run, scratch, script, stderr, wait_for};
 
@@ -163,5 +163,81 @@ fn regression_in_place_never_overwrites_an_edit_made_during_the_run() {
     let line = err.lines().find(|l| l.starts_with("hdd: error:")).expect("an error line");
     assert!(line.contains("bug.c changed") && line.contains("bug.reduced.c"), "{err}");
     assert_eq!(fs::read_to_string(dir.path().join("bug.c.orig")).expect("orig"), original);
+    assert_eq!(leftovers(dir.path()), Vec::<String>::new());
+}
+
+/// A test that is quick on the original (after `first` seconds) and sleeps
+/// 30 s on every other candidate; each test's pid goes to `pids`.
+fn slow_after_the_original(dir: &Path, first: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let input = dir.join("bug.c");
+    let text = many_lines();
+    fs::write(&input, &text).expect("write");
+    let pids = dir.join("pids");
+    let test = script(
+        &dir.join("t.sh"),
+        &format!(
+            "echo $$ >> {pids}\nif [ \"$(wc -c < \"$1\")\" -eq {len} ]; then sleep {first}; grep -q needle \"$1\"; exit; fi\nexec sleep 30",
+            pids = pids.display(),
+            len = text.len()
+        ),
+    );
+    (input, test, pids)
+}
+
+/// The duration in the summary line (`in 2.3s`).
+fn summary_time(err: &str) -> f64 {
+    let line = err.lines().find(|l| l.contains("stopped by --max-time")).expect("summary");
+    let time = line.rsplit(" in ").next().expect("a time").trim_end_matches('s');
+    time.parse().unwrap_or_else(|_| panic!("no time in {line:?}"))
+}
+
+#[test]
+fn regression_max_time_stops_a_long_test_at_the_deadline_with_any_jobs() {
+    for jobs in ["-j1", "-j2"] {
+        let dir = scratch();
+        let (input, test, pids) = slow_after_the_original(dir.path(), "1");
+        let started = Instant::now();
+        let out = run(hdd().arg("-t").arg(&test).arg(&input).args([jobs, "--max-time", "2s"]));
+        let took = started.elapsed();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{jobs}: {err}");
+        // the deadline, plus --kill-grace at most for the tests it stops,
+        // plus slack for a busy machine (the test sleeps 30 s)
+        assert!(took < Duration::from_secs(6), "{jobs}: took {took:?}");
+        // the summary's time counts the check of the original and parsing
+        let time = summary_time(&err);
+        assert!(time >= 1.95 && time <= took.as_secs_f64() + 0.05, "{jobs}: {time} s, {err}");
+        let result = fs::read_to_string(dir.path().join("bug.reduced.c")).expect("result");
+        assert_eq!(result, many_lines(), "{jobs}");
+        assert_eq!(survivors(&pids), Vec::<i32>::new(), "{jobs}");
+        assert_eq!(leftovers(dir.path()), Vec::<String>::new(), "{jobs}");
+    }
+}
+
+#[test]
+fn regression_max_time_stops_the_final_re_check() {
+    let dir = scratch();
+    let input = dir.path().join("bug.c");
+    fs::write(&input, "int needle;\n").expect("write");
+    let pids = dir.path().join("pids");
+    let seen = dir.path().join("seen");
+    // a text tested a second time (only the final re-check does that)
+    // takes 30 s
+    let test = script(
+        &dir.path().join("t.sh"),
+        &format!(
+            "echo $$ >> {pids}\nh=$(cksum < \"$1\")\nif grep -qxF \"$h\" {seen}; then exec sleep 30; fi\necho \"$h\" >> {seen}\ngrep -q needle \"$1\"",
+            pids = pids.display(),
+            seen = seen.display()
+        ),
+    );
+    let started = Instant::now();
+    let out = run(hdd().arg("-t").arg(&test).arg(&input).args(["-j1", "--max-time", "2s"]));
+    let took = started.elapsed();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(took < Duration::from_secs(6), "took {took:?}: {err}");
+    assert!(err.contains("stopped by --max-time"), "{err}");
+    assert_eq!(survivors(&pids), Vec::<i32>::new());
     assert_eq!(leftovers(dir.path()), Vec::<String>::new());
 }
