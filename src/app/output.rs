@@ -20,7 +20,8 @@
 //! - With `--in-place`, a file the user changed during the run is never
 //!   overwritten: before each write hdd checks that the file still holds
 //!   what it last wrote (the input, before the first write); if not, the
-//!   best result goes to `FILE.reduced.EXT` beside it and the run stops
+//!   best result goes to `FILE.reduced.EXT` (`DIR.reduced`) beside it and
+//!   the run stops
 //!   ([`exit::CHANGED`](super::error::exit::CHANGED)).
 
 use std::ffi::{OsStr, OsString};
@@ -58,6 +59,39 @@ impl Stamp {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         bytes.hash(&mut h);
         Stamp { len: bytes.len() as u64, hash: h.finish() }
+    }
+
+    /// The stamp of a directory holding these files (relative paths), in
+    /// any order.
+    fn of_files<'a>(files: impl IntoIterator<Item = (&'a Path, &'a [u8])>) -> Stamp {
+        let mut files: Vec<_> = files.into_iter().collect();
+        files.sort();
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut len = 0;
+        for (rel, bytes) in files {
+            rel.as_os_str().as_bytes().hash(&mut h);
+            bytes.hash(&mut h);
+            len += bytes.len() as u64;
+        }
+        Stamp { len, hash: h.finish() }
+    }
+
+    /// The stamp of the directory `dir` as it is now (`None`: unreadable).
+    fn of_dir(dir: &Path) -> Option<Stamp> {
+        let mut files = Vec::new();
+        let mut todo = vec![dir.to_path_buf()];
+        while let Some(d) = todo.pop() {
+            for entry in fs::read_dir(&d).ok()? {
+                let path = entry.ok()?.path();
+                if fs::symlink_metadata(&path).ok()?.is_dir() {
+                    todo.push(path);
+                } else {
+                    let rel = path.strip_prefix(dir).ok()?.to_path_buf();
+                    files.push((rel, fs::read(&path).ok()?));
+                }
+            }
+        }
+        Some(Stamp::of_files(files.iter().map(|(r, b)| (r.as_path(), b.as_slice()))))
     }
 
     /// Whether the file at `path` still holds what this stamp describes.
@@ -382,14 +416,7 @@ impl Output {
         }
         let saved = Output { path: side.to_path_buf(), permissions: None, in_place: None };
         saved.replace(best)?;
-        Err(anyhow::Error::new(Fatal {
-            code: exit::CHANGED,
-            message: format!(
-                "{} changed during the run, not by hdd; hdd left it alone and wrote the best result so far to {}",
-                self.path.display(),
-                side.display()
-            ),
-        }))
+        Err(changed(&self.path, side))
     }
 
     /// Replaces the output with `bytes` by a rename.
@@ -411,10 +438,26 @@ impl Output {
     }
 }
 
+/// The error of an `--in-place` file or directory `path` that the user
+/// changed during the run, once the best result is in `side`.
+fn changed(path: &Path, side: &Path) -> anyhow::Error {
+    anyhow::Error::new(Fatal {
+        code: exit::CHANGED,
+        message: format!(
+            "{} changed during the run, not by hdd; hdd left it alone and wrote the best result so far to {}",
+            path.display(),
+            side.display()
+        ),
+    })
+}
+
 /// Where the results of a set of files go: a directory.
 #[derive(Debug)]
 pub struct DirOutput {
     path: PathBuf,
+    /// With `--in-place`, as for [`Output`]: what the directory holds
+    /// unless the user changed it, and the side directory.
+    in_place: Option<(Mutex<Stamp>, PathBuf)>,
 }
 
 /// The default output of a directory: `dir/src` → `dir/src.reduced`.
@@ -429,11 +472,15 @@ impl DirOutput {
     /// `in_place`, copies the input to `DIR.orig` first. `path` must not be
     /// the input unless `in_place`, nor inside it.
     pub fn prepare(input: &Path, path: &Path, in_place: bool) -> Result<DirOutput> {
+        let mut watched = None;
         if in_place {
             let backup = backup_path(input)?;
             copy_dir(input, &backup).with_context(|| {
                 format!("cannot back up {} to {}", input.display(), backup.display())
             })?;
+            let stamp = Stamp::of_dir(&backup)
+                .with_context(|| format!("cannot read the backup {}", backup.display()))?;
+            watched = Some((Mutex::new(stamp), default_dir_path(input)));
         } else {
             refuse_the_input(input, path)?;
             if let (Ok(i), Ok(o)) = (fs::canonicalize(input), std::path::absolute(path)) {
@@ -446,7 +493,7 @@ impl DirOutput {
                 }
             }
         }
-        Ok(DirOutput { path: path.to_path_buf() })
+        Ok(DirOutput { path: path.to_path_buf(), in_place: watched })
     }
 
     pub fn path(&self) -> &Path {
@@ -459,6 +506,34 @@ impl DirOutput {
     /// or (between the two renames) is missing while the previous one sits
     /// beside it as `.NAME.*.hdd-old`.
     pub fn write<'a>(&self, files: impl IntoIterator<Item = (&'a Path, &'a [u8])>) -> Result<()> {
+        let Some((stamp, side)) = &self.in_place else { return self.replace(files) };
+        let files: Vec<_> = files.into_iter().collect();
+        let mut stamp = stamp.lock().unwrap_or_else(|e| e.into_inner());
+        self.check(*stamp, side, &files)?;
+        self.replace(files.iter().copied())?;
+        *stamp = Stamp::of_files(files);
+        Ok(())
+    }
+
+    /// With `--in-place`, at the end: as [`Output::verify`].
+    pub fn verify<'a>(&self, best: impl IntoIterator<Item = (&'a Path, &'a [u8])>) -> Result<()> {
+        let Some((stamp, side)) = &self.in_place else { return Ok(()) };
+        let stamp = stamp.lock().unwrap_or_else(|e| e.into_inner());
+        self.check(*stamp, side, &best.into_iter().collect::<Vec<_>>())
+    }
+
+    /// As [`Output::check`], for a directory.
+    fn check(&self, stamp: Stamp, side: &Path, best: &[(&Path, &[u8])]) -> Result<()> {
+        if Stamp::of_dir(&self.path) == Some(stamp) {
+            return Ok(());
+        }
+        let saved = DirOutput { path: side.to_path_buf(), in_place: None };
+        saved.replace(best.iter().copied())?;
+        Err(changed(&self.path, side))
+    }
+
+    /// Replaces the output directory with these files.
+    fn replace<'a>(&self, files: impl IntoIterator<Item = (&'a Path, &'a [u8])>) -> Result<()> {
         let parent = dir_of(&self.path);
         let prefix = temp_prefix(&self.path);
         let ctx = || format!("cannot write the result to {}", self.path.display());

@@ -250,7 +250,7 @@ impl Saved<'_> {
     fn verify(&self, best: &[u8]) -> Result<()> {
         match self {
             Saved::File(o) => o.verify(best),
-            Saved::Dir(..) => Ok(()),
+            Saved::Dir(o, set, copied) => o.verify(set.result(best, copied)),
         }
     }
 

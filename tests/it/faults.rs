@@ -166,6 +166,39 @@ fn regression_in_place_never_overwrites_an_edit_made_during_the_run() {
     assert_eq!(leftovers(dir.path()), Vec::<String>::new());
 }
 
+#[test]
+fn regression_in_place_never_overwrites_a_directory_edited_during_the_run() {
+    let dir = scratch();
+    let src = dir.path().join("src");
+    fs::create_dir(&src).expect("mkdir");
+    let original = many_lines();
+    fs::write(src.join("a.c"), &original).expect("write");
+    fs::write(src.join("b.c"), "int b;\n").expect("write");
+    let test = script(&dir.path().join("t.sh"), "sleep 0.1\ngrep -q needle \"$1\"/a.c");
+    let child = hdd()
+        .arg("-t")
+        .arg(&test)
+        .arg(&src)
+        .args(["--in-place", "-j1"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    wait_for("a first result", Duration::from_secs(20), || {
+        fs::read_to_string(src.join("a.c")).is_ok_and(|t| t != original)
+    });
+    // the user adds a file
+    fs::write(src.join("mine.c"), "int mine;\n").expect("edit");
+    let out = child.wait_with_output().expect("wait");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    assert_eq!(fs::read_to_string(src.join("mine.c")).expect("the edit"), "int mine;\n");
+    let best = fs::read_to_string(dir.path().join("src.reduced/a.c")).expect("the side result");
+    assert!(best.contains("needle") && best.len() < original.len(), "{best}");
+    let line = err.lines().find(|l| l.starts_with("hdd: error:")).expect("an error line");
+    assert!(line.contains("src changed") && line.contains("src.reduced"), "{err}");
+    assert_eq!(leftovers(dir.path()), Vec::<String>::new());
+}
+
 /// A test that is quick on the original (after `first` seconds) and sleeps
 /// 30 s on every other candidate; each test's pid goes to `pids`.
 fn slow_after_the_original(dir: &Path, first: &str) -> (PathBuf, PathBuf, PathBuf) {
