@@ -201,7 +201,7 @@ fn sweep(path: &Path) {
 pub struct Claim {
     lock: PathBuf,
     /// Holds the `flock`; `None` where the file system has no locks.
-    _file: Option<fs::File>,
+    file: Option<fs::File>,
 }
 
 impl Claim {
@@ -230,7 +230,7 @@ impl Claim {
                     // no locks here (some network file systems): go unlocked
                     drop(file);
                     let _ = fs::remove_file(&lock);
-                    return Ok(Claim { lock: PathBuf::new(), _file: None });
+                    return Ok(Claim { lock: PathBuf::new(), file: None });
                 }
                 let pid = fs::read_to_string(&lock).unwrap_or_default();
                 let pid = pid.trim();
@@ -251,14 +251,14 @@ impl Claim {
         file.set_len(0).with_context(ctx)?;
         (&file).write_all(format!("{}\n", std::process::id()).as_bytes()).with_context(ctx)?;
         sweep(path);
-        Ok(Claim { lock, _file: Some(file) })
+        Ok(Claim { lock, file: Some(file) })
     }
 }
 
 impl Drop for Claim {
     fn drop(&mut self) {
         // removed while still locked, so no run locks a file that is gone
-        if self._file.is_some() {
+        if self.file.is_some() {
             let _ = fs::remove_file(&self.lock);
         }
     }

@@ -128,7 +128,7 @@ impl Stop {
                 stop.time_up();
             }
         });
-        Alarm { _disarm: tx, thread: Some(thread) }
+        Alarm { disarm: tx, thread: Some(thread) }
     }
 }
 
@@ -136,14 +136,14 @@ impl Stop {
 #[derive(Debug)]
 pub struct Alarm {
     /// Dropped first, which wakes the alarm's thread before its time.
-    _disarm: mpsc::Sender<()>,
+    disarm: mpsc::Sender<()>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Drop for Alarm {
     fn drop(&mut self) {
         let (tx, _) = mpsc::channel();
-        drop(std::mem::replace(&mut self._disarm, tx));
+        drop(std::mem::replace(&mut self.disarm, tx));
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
