@@ -15,12 +15,16 @@ pub mod exit {
     /// An unexpected failure (I/O error while running, say).
     pub const ERROR: u8 = 1;
     /// Bad command line or bad input: missing file, unknown language, test
-    /// not executable, empty or binary input, output path clash.
+    /// not executable, empty or binary input, output path clash, an output
+    /// another live hdd run writes.
     pub const USAGE: u8 = 2;
     /// The test does not find the original input interesting.
     pub const NOT_INTERESTING: u8 = 3;
     /// The test is flaky: the result was interesting once but not on re-check.
     pub const FLAKY: u8 = 4;
+    /// With `--in-place`, the file changed during the run, not by hdd: it is
+    /// left as it is and the best result is in a file beside it.
+    pub const CHANGED: u8 = 5;
     /// Stopped by SIGINT (Ctrl-C); the best result so far is written.
     /// SIGTERM and SIGHUP give 128 + their number (143, 129) the same way.
     pub const INTERRUPTED: u8 = 130;

@@ -20,7 +20,7 @@ use anyhow::{Context, Result};
 
 use super::config::Config;
 use super::error::Fatal;
-use super::output::{DirOutput, Output};
+use super::output::{Claim, DirOutput, Output};
 use super::progress::Progress;
 use super::set::FileSet;
 use crate::language::forest::Forest;
@@ -129,6 +129,10 @@ impl Subject {
 /// Runs one reduction.
 pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     let began = Instant::now();
+    // --max-time counts from here: the check of the original and parsing too
+    let deadline = config.max_time.map(|t| began + t);
+    // a second run writing the same output is refused before any test
+    let _claim = Claim::take(&config.output)?;
     let Subject { input, frontend, text, layout, separators } = Subject::new(config)?;
     let spec = Spec {
         test: config.test.clone(),
@@ -146,6 +150,9 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
         config.input.display()
     ));
     check_original(&runner, config, &input)?;
+    // the check of the original always finishes; from here on the deadline
+    // stops the tests that run (and the final re-check) at once
+    let _alarm = deadline.map(|d| stop.alarm(d));
 
     let output = match (&config.set, layout) {
         (Some(set), Layout::Set(l)) => Saved::Dir(
@@ -153,17 +160,17 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
             set,
             l.copied,
         ),
-        _ => Saved::File(Output::prepare(&config.input, &config.output, config.in_place)?),
+        _ => Saved::File(Output::prepare(&config.input, &input, &config.output, config.in_place)?),
     };
     if !config.in_place {
         output.write(&input)?;
     }
-    let started = Instant::now();
     let tree = Arc::new(frontend.parse(Arc::from(input.as_slice())));
-    let guard =
-        config.syntax_guard.then(|| Guard { frontend: &*frontend, allowed: tree.error_count() });
-    let settings =
-        Settings { guard, jobs: config.jobs, deadline: config.max_time.map(|t| started + t) };
+    // the guard parses the text once more: not for a run whose time ran
+    // out while the input was parsed, which will test nothing
+    let guard = (config.syntax_guard && !stop.is_set())
+        .then(|| Guard { frontend: &*frontend, allowed: tree.error_count() });
+    let settings = Settings { guard, jobs: config.jobs, deadline };
     let plan = Plan {
         algorithm: config.algorithm,
         ddmin: config.ddmin,
@@ -209,6 +216,8 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     } else {
         false
     };
+    // --in-place: a file the user changed meanwhile keeps their change
+    output.verify(&best)?;
     let mut stats = ev.stats();
     stats.started_at(began);
     stats.original_bytes = input.len() as u64 - separators;
@@ -234,6 +243,15 @@ impl Saved<'_> {
         match self {
             Saved::File(o) => o.write(text),
             Saved::Dir(o, set, copied) => o.write(set.result(text, copied)),
+        }
+    }
+
+    /// At the end: whether the output still holds the result (see
+    /// [`Output::verify`]).
+    fn verify(&self, best: &[u8]) -> Result<()> {
+        match self {
+            Saved::File(o) => o.verify(best),
+            Saved::Dir(o, set, copied) => o.verify(set.result(best, copied)),
         }
     }
 

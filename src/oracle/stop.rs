@@ -8,7 +8,9 @@
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc};
+use std::thread::JoinHandle;
+use std::time::Instant;
 
 use anyhow::{Context, Result};
 
@@ -113,6 +115,39 @@ impl Stop {
     pub fn fd(&self) -> Option<RawFd> {
         self.wake.as_ref().map(Wake::fd)
     }
+
+    /// Stops the run at `at` (`--max-time`), whatever it is doing then:
+    /// waiting for a test, parsing, re-checking the result. A deadline
+    /// that has passed stops it at once.
+    pub fn alarm(self: &Arc<Self>, at: Instant) -> Alarm {
+        let (tx, rx) = mpsc::channel::<()>();
+        let stop = self.clone();
+        let thread = std::thread::spawn(move || {
+            let left = at.saturating_duration_since(Instant::now());
+            if rx.recv_timeout(left) == Err(mpsc::RecvTimeoutError::Timeout) {
+                stop.time_up();
+            }
+        });
+        Alarm { disarm: tx, thread: Some(thread) }
+    }
+}
+
+/// A pending [`Stop::alarm`]; dropping it disarms it.
+#[derive(Debug)]
+pub struct Alarm {
+    /// Dropped first, which wakes the alarm's thread before its time.
+    disarm: mpsc::Sender<()>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Drop for Alarm {
+    fn drop(&mut self) {
+        let (tx, _) = mpsc::channel();
+        drop(std::mem::replace(&mut self.disarm, tx));
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }
 
 /// Lets a caller abandon a run that is no longer needed.
@@ -169,5 +204,19 @@ mod tests {
         assert!(!stop.is_set() && !readable(fd));
         stop.time_up();
         assert!(stop.is_set() && stop.is_time_up() && stop.signal().is_none() && readable(fd));
+    }
+
+    #[test]
+    fn an_alarm_stops_the_run_at_its_time_unless_dropped_first() {
+        let stop = Stop::manual();
+        drop(stop.alarm(Instant::now() + std::time::Duration::from_millis(50)));
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        assert!(!stop.is_set(), "a dropped alarm rang");
+        let _alarm = stop.alarm(Instant::now() + std::time::Duration::from_millis(50));
+        let fd = stop.fd().expect("a pipe");
+        let mut p = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+        // SAFETY: one valid pollfd, waiting at most 5 s.
+        assert_eq!(unsafe { libc::poll(&mut p, 1, 5000) }, 1, "the alarm did not ring");
+        assert!(stop.is_time_up());
     }
 }

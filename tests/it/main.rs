@@ -17,6 +17,9 @@
 //! - `slurm`: tests as Slurm job steps (`--launcher srun ...`) on a private
 //!   one-node cluster: the local result, and no step left behind.
 //! - `multi`: a directory, or several files, reduced jointly.
+//! - `faults`: the fault table: a run killed with `kill -9`, two runs on
+//!   one output, an `--in-place` file edited during the run, `--max-time`
+//!   during a long test; exit codes, and nothing left behind.
 //!
 //! Shared here: running the binary, scratch directories (and copying
 //! them), [`Case`] (the one reader of `corpora/<lang>/<case>/case.env`),
@@ -25,6 +28,7 @@
 
 mod cli;
 mod corpus;
+mod faults;
 mod languages;
 mod multi;
 mod parallel;

@@ -1,0 +1,276 @@
+//! The fault table: what a run does when something goes wrong around it (a
+//! run killed with `kill -9`, two runs on one output, the user editing an
+//! `--in-place` file, a deadline in the middle of a long test). Each case
+//! checks its exact exit code and that nothing is left behind: no
+//! temporary file or lock beside the output, no test process.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::{hdd, run, scratch, script, stderr, wait_for};
+
+/// A C input of many lines; only the line with `needle` matters.
+fn many_lines() -> String {
+    let mut text: String = (0..40).map(|i| format!("int v{i} = {i};\n")).collect();
+    text.push_str("int needle;\n");
+    text
+}
+
+/// Whether the process `pid` exists.
+fn alive(pid: i32) -> bool {
+    // SAFETY: signal 0 only checks that the process exists.
+    unsafe { libc::kill(pid, 0) == 0 }
+}
+
+/// The names in `dir` that hdd writes beside an output while it runs
+/// (temporary files and directories, locks).
+fn leftovers(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .expect("ls")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".hdd-"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// The test processes whose pids a test script wrote to `pids` that are
+/// still alive.
+fn survivors(pids: &Path) -> Vec<i32> {
+    let text = fs::read_to_string(pids).unwrap_or_default();
+    text.lines().filter_map(|l| l.trim().parse().ok()).filter(|&p| alive(p)).collect()
+}
+
+#[test]
+fn regression_a_killed_run_leaves_no_temp_file_for_the_next() {
+    let dir = scratch();
+    let input = dir.path().join("bug.c");
+    fs::write(&input, many_lines()).expect("write");
+    let test = script(&dir.path().join("t.sh"), "sleep 0.05\ngrep -q needle \"$1\"");
+    let pid =
+        killed_run_of(&[test.as_os_str(), input.as_os_str()], &dir.path().join("bug.reduced.c"));
+    // what it would have left, had the kill come in the middle of a write;
+    // beside them a live run's and another output's, which must stay
+    let stale = dir.path().join(format!(".bug.reduced.c.{pid}.AbC123.hdd-tmp"));
+    fs::write(&stale, "half a result").expect("write");
+    let live = dir.path().join(format!(".bug.reduced.c.{}.AbC123.hdd-tmp", std::process::id()));
+    fs::write(&live, "someone's result").expect("write");
+    let other = dir.path().join(format!(".other.c.{pid}.AbC123.hdd-tmp"));
+    fs::write(&other, "another output's").expect("write");
+
+    let out = run(hdd().arg("-t").arg(&test).arg(&input).arg("-q"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stale.exists(), "the killed run's temp file is still there");
+    assert!(live.exists() && other.exists(), "removed a temp file not its own");
+    fs::remove_file(&live).expect("rm");
+    fs::remove_file(&other).expect("rm");
+    assert_eq!(leftovers(dir.path()), Vec::<String>::new());
+}
+
+#[test]
+fn regression_a_killed_run_leaves_no_temp_directory_for_the_next() {
+    let dir = scratch();
+    let src = dir.path().join("src");
+    fs::create_dir(&src).expect("mkdir");
+    fs::write(src.join("a.c"), many_lines()).expect("write");
+    fs::write(src.join("b.c"), "int b;\n").expect("write");
+    let test = script(&dir.path().join("t.sh"), "grep -q needle \"$1\"/a.c");
+    let pid = killed_run_of(&[test.as_os_str(), src.as_os_str()], &dir.path().join("src.reduced"));
+    let stale = dir.path().join(format!(".src.reduced.{pid}.XyZ789.hdd-tmp"));
+    fs::create_dir_all(stale.join("sub")).expect("mkdir");
+    fs::write(stale.join("sub/a.c"), "half").expect("write");
+    let old = dir.path().join(format!(".src.reduced.{pid}.XyZ790.hdd-old"));
+    fs::create_dir(&old).expect("mkdir");
+    let out = run(hdd().arg("-t").arg(&test).arg(&src).arg("-q"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(leftovers(dir.path()), Vec::<String>::new());
+}
+
+/// Runs hdd (`-t` and the rest of `args`) until `out` exists, then kills
+/// it with `kill -9`; its pid.
+fn killed_run_of(args: &[&std::ffi::OsStr], out: &Path) -> i32 {
+    let mut child = hdd().arg("-t").args(args).arg("-q").spawn().expect("spawn");
+    wait_for("the first result", Duration::from_secs(20), || out.exists());
+    child.kill().expect("kill -9");
+    child.wait().expect("wait");
+    child.id() as i32
+}
+
+#[test]
+fn regression_a_second_run_on_the_same_output_is_refused() {
+    let dir = scratch();
+    let input = dir.path().join("bug.c");
+    fs::write(&input, many_lines()).expect("write");
+    let other = dir.path().join("other.c");
+    fs::write(&other, many_lines()).expect("write");
+    let pids = dir.path().join("pids");
+    let test = script(
+        &dir.path().join("t.sh"),
+        &format!("echo $$ >> {}\nsleep 0.2\ngrep -q needle \"$1\"", pids.display()),
+    );
+    let output = dir.path().join("bug.reduced.c");
+    let mut first = hdd().arg("-t").arg(&test).arg(&input).arg("-q").spawn().expect("spawn");
+    wait_for("the first result", Duration::from_secs(20), || output.exists());
+
+    // another input, the same output: refused before any test
+    let out = run(hdd().arg("-t").arg(&test).arg(&other).arg("-o").arg(&output));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("another hdd run") && err.contains("bug.reduced.c"), "{err}");
+    // the first run goes on: its own tests only
+    assert!(first.try_wait().expect("wait").is_none(), "the first run ended");
+
+    // once the first is killed with kill -9, its lock is gone with it
+    first.kill().expect("kill -9");
+    first.wait().expect("wait");
+    let out = run(hdd().arg("-t").arg(&test).arg(&other).arg("-o").arg(&output).arg("-q"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    wait_for("no test process", Duration::from_secs(5), || survivors(&pids).is_empty());
+    assert_eq!(leftovers(dir.path()), Vec::<String>::new());
+}
+
+#[test]
+fn regression_in_place_never_overwrites_an_edit_made_during_the_run() {
+    let dir = scratch();
+    let input = dir.path().join("bug.c");
+    let original = many_lines();
+    fs::write(&input, &original).expect("write");
+    let test = script(&dir.path().join("t.sh"), "sleep 0.1\ngrep -q needle \"$1\"");
+    let child = hdd()
+        .arg("-t")
+        .arg(&test)
+        .arg(&input)
+        .args(["--in-place", "-j1"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    // hdd wrote a result into the file; then the user edits it
+    wait_for("a first result", Duration::from_secs(20), || {
+        fs::read_to_string(&input).is_ok_and(|t| t != original)
+    });
+    let edit = "int needle; /* the user's edit */\n";
+    fs::write(&input, edit).expect("edit");
+    let out = child.wait_with_output().expect("wait");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    assert_eq!(fs::read_to_string(&input).expect("input"), edit, "the edit was overwritten");
+    let side = dir.path().join("bug.reduced.c");
+    let best = fs::read_to_string(&side).expect("the side file");
+    assert!(best.contains("needle") && best.len() < original.len(), "{best}");
+    let line = err.lines().find(|l| l.starts_with("hdd: error:")).expect("an error line");
+    assert!(line.contains("bug.c changed") && line.contains("bug.reduced.c"), "{err}");
+    assert_eq!(fs::read_to_string(dir.path().join("bug.c.orig")).expect("orig"), original);
+    assert_eq!(leftovers(dir.path()), Vec::<String>::new());
+}
+
+#[test]
+fn regression_in_place_never_overwrites_a_directory_edited_during_the_run() {
+    let dir = scratch();
+    let src = dir.path().join("src");
+    fs::create_dir(&src).expect("mkdir");
+    let original = many_lines();
+    fs::write(src.join("a.c"), &original).expect("write");
+    fs::write(src.join("b.c"), "int b;\n").expect("write");
+    let test = script(&dir.path().join("t.sh"), "sleep 0.1\ngrep -q needle \"$1\"/a.c");
+    let child = hdd()
+        .arg("-t")
+        .arg(&test)
+        .arg(&src)
+        .args(["--in-place", "-j1"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    wait_for("a first result", Duration::from_secs(20), || {
+        fs::read_to_string(src.join("a.c")).is_ok_and(|t| t != original)
+    });
+    // the user adds a file
+    fs::write(src.join("mine.c"), "int mine;\n").expect("edit");
+    let out = child.wait_with_output().expect("wait");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    assert_eq!(fs::read_to_string(src.join("mine.c")).expect("the edit"), "int mine;\n");
+    let best = fs::read_to_string(dir.path().join("src.reduced/a.c")).expect("the side result");
+    assert!(best.contains("needle") && best.len() < original.len(), "{best}");
+    let line = err.lines().find(|l| l.starts_with("hdd: error:")).expect("an error line");
+    assert!(line.contains("src changed") && line.contains("src.reduced"), "{err}");
+    assert_eq!(leftovers(dir.path()), Vec::<String>::new());
+}
+
+/// A test that is quick on the original (after `first` seconds) and sleeps
+/// 30 s on every other candidate; each test's pid goes to `pids`.
+fn slow_after_the_original(dir: &Path, first: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let input = dir.join("bug.c");
+    let text = many_lines();
+    fs::write(&input, &text).expect("write");
+    let pids = dir.join("pids");
+    let test = script(
+        &dir.join("t.sh"),
+        &format!(
+            "echo $$ >> {pids}\nif [ \"$(wc -c < \"$1\")\" -eq {len} ]; then sleep {first}; grep -q needle \"$1\"; exit; fi\nexec sleep 30",
+            pids = pids.display(),
+            len = text.len()
+        ),
+    );
+    (input, test, pids)
+}
+
+/// The duration in the summary line (`in 2.3s`).
+fn summary_time(err: &str) -> f64 {
+    let line = err.lines().find(|l| l.contains("stopped by --max-time")).expect("summary");
+    let time = line.rsplit(" in ").next().expect("a time").trim_end_matches('s');
+    time.parse().unwrap_or_else(|_| panic!("no time in {line:?}"))
+}
+
+#[test]
+fn regression_max_time_stops_a_long_test_at_the_deadline_with_any_jobs() {
+    for jobs in ["-j1", "-j2"] {
+        let dir = scratch();
+        let (input, test, pids) = slow_after_the_original(dir.path(), "1");
+        let started = Instant::now();
+        let out = run(hdd().arg("-t").arg(&test).arg(&input).args([jobs, "--max-time", "2s"]));
+        let took = started.elapsed();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{jobs}: {err}");
+        // the deadline, plus --kill-grace at most for the tests it stops,
+        // plus slack for a busy machine (the test sleeps 30 s)
+        assert!(took < Duration::from_secs(6), "{jobs}: took {took:?}");
+        // the summary's time counts the check of the original and parsing
+        let time = summary_time(&err);
+        assert!(time >= 1.95 && time <= took.as_secs_f64() + 0.05, "{jobs}: {time} s, {err}");
+        let result = fs::read_to_string(dir.path().join("bug.reduced.c")).expect("result");
+        assert_eq!(result, many_lines(), "{jobs}");
+        assert_eq!(survivors(&pids), Vec::<i32>::new(), "{jobs}");
+        assert_eq!(leftovers(dir.path()), Vec::<String>::new(), "{jobs}");
+    }
+}
+
+#[test]
+fn regression_max_time_stops_the_final_re_check() {
+    let dir = scratch();
+    let input = dir.path().join("bug.c");
+    fs::write(&input, "int needle;\n").expect("write");
+    let pids = dir.path().join("pids");
+    let seen = dir.path().join("seen");
+    // a text tested a second time (only the final re-check does that)
+    // takes 30 s
+    let test = script(
+        &dir.path().join("t.sh"),
+        &format!(
+            "echo $$ >> {pids}\nh=$(cksum < \"$1\")\nif grep -qxF \"$h\" {seen}; then exec sleep 30; fi\necho \"$h\" >> {seen}\ngrep -q needle \"$1\"",
+            pids = pids.display(),
+            seen = seen.display()
+        ),
+    );
+    let started = Instant::now();
+    let out = run(hdd().arg("-t").arg(&test).arg(&input).args(["-j1", "--max-time", "2s"]));
+    let took = started.elapsed();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(took < Duration::from_secs(6), "took {took:?}: {err}");
+    assert!(err.contains("stopped by --max-time"), "{err}");
+    assert_eq!(survivors(&pids), Vec::<i32>::new());
+    assert_eq!(leftovers(dir.path()), Vec::<String>::new());
+}
