@@ -1,7 +1,7 @@
 //! `-j1` and `-j4` give byte-identical results: speculation only changes how
 //! many tests run, never which candidate wins. Also when speculation moves
 //! to the other branch while a test runs (a test that fails fast and passes
-//! slowly).
+//! slowly), and with `--batch` (the same result for every `-j`).
 
 use std::fs;
 
@@ -9,6 +9,11 @@ use crate::{hdd, run, scratch, script, stderr, Case};
 
 /// Reduces a corpus case with `jobs` and returns the result and the tests run.
 fn reduce_case(case: &Case, jobs: &str) -> (Vec<u8>, u64) {
+    reduce_case_with(case, jobs, &[])
+}
+
+/// [`reduce_case`] with `extra` arguments.
+fn reduce_case_with(case: &Case, jobs: &str, extra: &[&str]) -> (Vec<u8>, u64) {
     let work = scratch();
     let path = work.path().join(&case.input);
     fs::copy(case.input_path(), &path).expect("copy");
@@ -19,6 +24,7 @@ fn reduce_case(case: &Case, jobs: &str) -> (Vec<u8>, u64) {
         .arg(&path)
         .arg("-o")
         .arg(work.path().join("out"))
+        .args(extra)
         .args(["-j", jobs, "-q", "--stats-json"])
         .arg(&stats));
     assert!(out.status.success(), "{} -j{jobs}: {}", case.name, stderr(&out));
@@ -52,6 +58,20 @@ fn xml_results_do_not_depend_on_jobs() {
 #[test]
 fn c_results_do_not_depend_on_jobs() {
     same_result("c/bzip2-conversion");
+}
+
+#[test]
+fn batches_give_the_same_result_for_every_jobs() {
+    let case = Case::load("xml/svg-htop-gradient-href");
+    let (one, _) = reduce_case_with(&case, "1", &["--batch", "4"]);
+    let (eight, _) = reduce_case_with(&case, "8", &["--batch", "4"]);
+    assert!(
+        one == eight,
+        "--batch 4: -j1 gave {:?}, -j8 gave {:?}",
+        String::from_utf8_lossy(&one),
+        String::from_utf8_lossy(&eight)
+    );
+    assert!(one.len() <= case.max_bytes, "--batch 4 left {} bytes", one.len());
 }
 
 #[test]
