@@ -170,12 +170,7 @@ impl Dispatch {
         for flight in self.flying.values() {
             flight.cancel.set();
         }
-        for (_, orphan) in std::mem::take(&mut self.orphans) {
-            match orphan {
-                Orphan::Flying(flight) => flight.cancel.set(),
-                Orphan::Answered(done) => ledger.waste(&done),
-            }
-        }
+        self.drop_orphans(ledger);
         // answers that arrived but were not settled were speculation
         for done in std::mem::take(&mut self.answers).into_values() {
             ledger.waste(&done);
@@ -193,6 +188,13 @@ impl Dispatch {
     ) -> Result<(), Verdict> {
         let fed = self.feed_jobs(ledger, candidates, job_tx);
         // what the new assumptions did not hand out again is not needed
+        self.drop_orphans(ledger);
+        fed
+    }
+
+    /// Cancels the orphaned tests still running and accounts for the
+    /// orphaned answers as waste.
+    fn drop_orphans(&mut self, ledger: &mut dyn Ledger) {
         for (_, orphan) in std::mem::take(&mut self.orphans) {
             match orphan {
                 Orphan::Flying(flight) => {
@@ -202,7 +204,6 @@ impl Dispatch {
                 Orphan::Answered(done) => ledger.waste(&done),
             }
         }
-        fed
     }
 
     fn feed_jobs(

@@ -172,9 +172,14 @@ impl Batch {
         self.changed = true;
     }
 
-    fn merged(&mut self, blocks: &[usize], units: &Units, mask: &Mask) -> Vec<NodeId> {
-        let ranges: Vec<_> = blocks.iter().map(|&i| self.round[i].clone()).collect();
-        ranges.into_iter().flat_map(|r| self.block(r, units, mask)).collect()
+    /// The present units of the first `count` blocks that passed.
+    fn merged(&mut self, count: usize, units: &Units, mask: &Mask) -> Vec<NodeId> {
+        let mut ids = Vec::new();
+        for k in 0..count {
+            let r = self.round[self.passed[k]].clone();
+            ids.extend(self.block(r, units, mask));
+        }
+        ids
     }
 }
 
@@ -219,16 +224,13 @@ impl Search for Batch {
                     self.stage = Stage::Merging;
                 }
                 Stage::Merging => {
-                    let blocks = self.passed.clone();
-                    return Some(Proposal::Off(self.merged(&blocks, units, mask)));
+                    return Some(Proposal::Off(self.merged(self.passed.len(), units, mask)));
                 }
                 Stage::Prefix { len, .. } => {
-                    let run = self.passed[..len].to_vec();
-                    return Some(Proposal::Probe(self.merged(&run, units, mask)));
+                    return Some(Proposal::Probe(self.merged(len, units, mask)));
                 }
                 Stage::Committing { pass } => {
-                    let run = self.passed[..pass].to_vec();
-                    return Some(Proposal::Off(self.merged(&run, units, mask)));
+                    return Some(Proposal::Off(self.merged(pass, units, mask)));
                 }
             }
         }
