@@ -125,8 +125,8 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Algorithm")]
     pub batch: usize,
 
-    /// Skip the token pass that malformed input gets (deleting lines and
-    /// words as plain text, still under the syntax guard).
+    /// Skip the token pass (deleting lines and words as plain text, still
+    /// under the syntax guard) that follows the tree's passes.
     #[arg(long, help_heading = "Algorithm")]
     pub no_tokens: bool,
 
@@ -134,6 +134,18 @@ pub struct Args {
     /// text and attribute values, one by one).
     #[arg(long, help_heading = "Algorithm")]
     pub no_shrink: bool,
+
+    /// Leave the result's whitespace as the deletions left it (by default
+    /// the last candidate lays it out again: indentation by block, no blank
+    /// lines, statements on one line; kept if the test still passes).
+    #[arg(long, help_heading = "Algorithm")]
+    pub no_layout: bool,
+
+    /// Keep the names the result declares (by default each is renamed to
+    /// the shortest name the text does not use, `a`, `b`, ..., one name per
+    /// test, kept if the test still passes).
+    #[arg(long, help_heading = "Algorithm")]
+    pub no_rename: bool,
 
     /// Stop after this long (e.g. 90s, 10m, 1h) and keep the best result so far.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, help_heading = "Algorithm")]
@@ -392,6 +404,8 @@ impl Args {
             coordinated: !self.no_coordinated,
             tokens: !self.no_tokens,
             shrink: !self.no_shrink,
+            layout: !self.no_layout,
+            rename: !self.no_rename,
             batch: (self.batch > 0).then_some(self.batch),
             max_time: self.max_time,
             progress,

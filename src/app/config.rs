@@ -38,10 +38,14 @@ pub struct Config {
     pub hoist: bool,
     /// With HDD+: delete declarations with their uses after the 1-minimal phase.
     pub coordinated: bool,
-    /// Run the token pass (lines and words as plain text) on malformed input.
+    /// Run the token pass (lines and words as plain text) after the tree's passes.
     pub tokens: bool,
     /// Run the shrinking pass (characters of strings) at the end.
     pub shrink: bool,
+    /// Lay the result out again, as the last candidate.
+    pub layout: bool,
+    /// Rename declared names to the shortest unused ones.
+    pub rename: bool,
     /// Run the searches in batches whose first round has this many blocks.
     pub batch: Option<usize>,
     pub max_time: Option<Duration>,

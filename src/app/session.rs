@@ -30,8 +30,8 @@ use crate::oracle::runner::{Layout, Outcome, Runner, Spec};
 use crate::oracle::stats::Stats;
 use crate::oracle::stop::{Cancel, Stop};
 use crate::oracle::{Evaluator, Settings, Sink, StopReason};
-use crate::reduce::{Host, Oracle, Order, Phase, Plan, Units, View};
-use crate::syntax::{chars, dump, forest, Tree};
+use crate::reduce::{rename, Host, Oracle, Order, Phase, Plan, Units, View};
+use crate::syntax::{chars, dump, forest, layout, Tree};
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,7 +87,7 @@ fn order_of(data: OrderData) -> Order {
 struct Subject {
     input: Vec<u8>,
     frontend: Box<dyn Frontend>,
-    /// Plain text, for the token pass that malformed input gets.
+    /// Plain text, for the token pass.
     text: Option<Box<dyn Frontend>>,
     layout: Layout,
     /// Separators in the text (files of a set less one): not the user's bytes.
@@ -180,6 +180,8 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
         coordinated: config.coordinated,
         tokens: config.tokens,
         shrink: config.shrink,
+        layout: config.layout,
+        rename: config.rename,
         batch: config.batch,
     };
     let mut sink = Saving { output: &output, progress: &progress };
@@ -187,6 +189,7 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
         frontend: &*frontend,
         text: text.as_deref(),
         tree: tree.clone(),
+        input_len: input.len(),
         ev: Evaluator::new(&runner, settings, tree, &mut sink),
     };
     // a stopped plan says why through the evaluator
@@ -286,6 +289,8 @@ struct Bench<'a> {
     text: Option<&'a dyn Frontend>,
     /// A parse of the current best by the input's front-end.
     tree: Arc<Tree>,
+    /// The input's size.
+    input_len: usize,
     ev: Evaluator<'a>,
 }
 
@@ -311,6 +316,15 @@ impl Host for Bench<'_> {
             View::Chars => {
                 self.reparse();
                 Arc::new(chars::view(&self.tree)?)
+            }
+            View::Rename => {
+                self.reparse();
+                Arc::new(rename::view(&self.tree)?)
+            }
+            View::Layout => {
+                self.reparse();
+                // a result is never larger than the input
+                Arc::new(layout::view(&self.tree, self.input_len)?)
             }
         };
         self.ev.set_tree(tree.clone());

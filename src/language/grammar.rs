@@ -62,6 +62,16 @@ pub struct GrammarData {
     #[serde(default)]
     pub squeeze: bool,
 
+    /// Whether the token pass (lines, then words, under the syntax guard)
+    /// runs on well-formed input too, not only on malformed input: `true`
+    /// for code, where deleting tokens of different nodes at once (an
+    /// `else` with the statement after it, a `var`, a `;` that ASI makes
+    /// up for) reaches past what any tree deletion does; off for data
+    /// formats, where it found nothing on the corpus and cost tests
+    /// (BENCHMARKS.md, "Past 1-tree-minimal").
+    #[serde(default)]
+    pub token_pass: bool,
+
     /// Whether two operator characters that a cut brings together can read
     /// as one token (`a - -b` must not become `a --b`): true (the default)
     /// for C and JavaScript, false for JSON and XML, where `> <` may well
@@ -102,6 +112,46 @@ pub struct GrammarData {
     /// the parameters of a `declare` entry with `each = true` by position.
     #[serde(default)]
     pub calls: Vec<String>,
+
+    /// Names the renaming pass never renames, although the text declares
+    /// them: C's `main`, without which a program does not link, so that
+    /// renaming it would only cost a test of every run.
+    #[serde(default)]
+    pub fixed_names: Vec<String>,
+
+    /// How the layout pass lays out a result (see `[layout]` below).
+    /// Without it the language gets no layout pass: its results keep the
+    /// indentation and blank lines that deletions left.
+    #[serde(default)]
+    pub layout: Option<LayoutData>,
+}
+
+/// `[layout]`: how a result is laid out by the layout pass, as token texts
+/// (not kinds: a bracket is a bracket wherever the grammar puts it).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LayoutData {
+    /// One level of indentation (e.g. two spaces).
+    pub indent: String,
+    /// Brackets whose contents are indented one level more: `[["{", "}"]]`.
+    pub blocks: Vec<[String; 2]>,
+    /// Brackets inside which line breaks are joined into one space, and
+    /// which hold no space just inside them: `[["(", ")"], ["[", "]"]]`.
+    #[serde(default)]
+    pub joined: Vec<[String; 2]>,
+    /// Tokens after which a line break stays (C: `;`, `{`, `}`); every
+    /// other line break outside a block's end, a comment or a `flush` line
+    /// is joined. Without it every line break stays: in JavaScript a line
+    /// break can end a statement.
+    #[serde(default)]
+    pub breaks: Option<Vec<String>>,
+    /// Tokens with no space before them (`,`, `;`).
+    #[serde(default)]
+    pub tight: Vec<String>,
+    /// Lines that start with this start at column 0 (C's `#`); their line
+    /// breaks stay.
+    #[serde(default)]
+    pub flush: Option<String>,
 }
 
 /// One kind of declaration: `[[declare]]`.

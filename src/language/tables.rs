@@ -7,10 +7,12 @@
 //! builds every language), never a rule that silently does nothing.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 
-use super::grammar::{GrammarData, OrderData};
+use super::grammar::{GrammarData, LayoutData, OrderData};
+use crate::syntax::layout::Rules;
 use crate::syntax::tree::{Bindings, Declare, KindNames, Shrink, SlotInfo, TreeInfo};
 
 /// How a front-end names its node kinds and fields.
@@ -68,11 +70,15 @@ pub(crate) struct Tables {
     /// or `u16::MAX` for any).
     pub keep: HashSet<(u16, u16, u16)>,
     pub squeeze: bool,
+    /// Whether the token pass runs on well-formed input too.
+    pub token_pass: bool,
     pub operators_glue: bool,
     /// Which kinds declare names, open scopes and call functions.
     pub bindings: Bindings,
     /// The places that hold a declared name: (declaring kind, field id).
     pub name_places: HashSet<(u16, u16)>,
+    /// How results are laid out (grammar data `layout`).
+    pub layout: Option<Arc<Rules>>,
 }
 
 impl Tables {
@@ -153,6 +159,7 @@ impl Tables {
         }
 
         let (bindings, name_places) = compile_bindings(data, v)?;
+        let layout = data.layout.as_ref().map(compile_layout).transpose()?.map(Arc::new);
 
         Ok(Tables {
             order: data.order,
@@ -167,9 +174,11 @@ impl Tables {
             separators,
             keep,
             squeeze: data.squeeze,
+            token_pass: data.token_pass,
             operators_glue: data.operators_glue,
             bindings,
             name_places,
+            layout,
         })
     }
 
@@ -199,11 +208,39 @@ impl Tables {
             slots,
             shrink: self.shrink.clone(),
             squeeze: self.squeeze,
+            token_pass: self.token_pass,
             operators_glue: self.operators_glue,
             tokens: true,
             bindings: self.bindings.clone(),
+            layout: self.layout.clone(),
         }
     }
+}
+
+/// The layout rules of `data`, as bytes.
+fn compile_layout(data: &LayoutData) -> Result<Rules> {
+    let bytes = |s: &String| Box::from(s.as_bytes());
+    let pairs = |p: &[[String; 2]]| -> Result<Vec<_>> {
+        p.iter()
+            .map(|[o, c]| {
+                anyhow::ensure!(!o.is_empty() && !c.is_empty(), "in layout: an empty bracket");
+                Ok((bytes(o), bytes(c)))
+            })
+            .collect()
+    };
+    anyhow::ensure!(
+        data.indent.bytes().all(|c| c == b' ' || c == b'\t'),
+        "in layout: indent {:?} is not spaces or tabs",
+        data.indent
+    );
+    Ok(Rules {
+        indent: bytes(&data.indent),
+        blocks: pairs(&data.blocks)?,
+        joined: pairs(&data.joined)?,
+        breaks: data.breaks.as_ref().map(|b| b.iter().map(bytes).collect()),
+        tight: data.tight.iter().map(bytes).collect(),
+        flush: data.flush.as_ref().map(bytes),
+    })
 }
 
 /// The name tables of `data` (`declare`, `scopes`, `calls`), and the places
@@ -218,6 +255,7 @@ fn compile_bindings(
         scope: vec![false; kinds],
         call: vec![false; kinds],
         same: (0..kinds as u16).collect(),
+        fixed: data.fixed_names.iter().map(|n| Box::from(n.as_bytes())).collect(),
     };
     let mut places = HashSet::new();
     for d in &data.declare {

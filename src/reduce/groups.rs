@@ -108,6 +108,14 @@ pub fn groups(tree: &Tree) -> Vec<Group> {
     out
 }
 
+/// The name token of every declaration of `tree`, in preorder.
+pub(crate) fn declared_names(tree: &Tree) -> Vec<NodeId> {
+    if tree.info().bindings.is_empty() {
+        return Vec::new();
+    }
+    declarations(tree).into_iter().map(|d| d.name).collect()
+}
+
 fn new_group(members: &mut Vec<Vec<usize>>) -> usize {
     members.push(Vec::new());
     members.len() - 1

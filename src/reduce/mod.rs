@@ -1,6 +1,6 @@
-//! The reduce layer: ddmin, adaptive ddmin, HDD, HDD*, HDD+, hoisting and
-//! coordinated deletion,
-//! and the plans that run them in turn.
+//! The reduce layer: ddmin, adaptive ddmin, HDD, HDD*, HDD+, hoisting,
+//! coordinated deletion and the layout pass, and the plans that run them
+//! in turn.
 //!
 //! Invariant: nothing in here does I/O or knows a language, a process or a
 //! file. The core sees a [`Tree`](crate::syntax::Tree) only through its
@@ -30,8 +30,10 @@ pub mod hdd;
 pub mod hoist;
 pub mod one_minimal;
 pub mod plan;
+pub mod rename;
 mod stream;
 pub mod units;
+pub mod whole;
 
 #[cfg(test)]
 mod rng;
@@ -45,7 +47,9 @@ pub use hdd::Hdd;
 pub use hoist::Hoisting;
 pub use one_minimal::OneMinimal;
 pub use plan::{Algorithm, Host, Phase, Plan, View};
+pub use rename::Renaming;
 pub use units::{Order, Units};
+pub use whole::Whole;
 
 /// One change to try.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -142,6 +146,10 @@ pub enum Step {
     /// A batch whose merge failed probing the first few of those changes
     /// together.
     Prefix,
+    /// Every unit of a view at once (the layout pass).
+    Whole,
+    /// Renaming one name at every token that spells it.
+    Rename,
 }
 
 /// What a candidate is, for learning which candidates tend to be

@@ -8,8 +8,14 @@
 //! - HDD and HDD*: one HDD pass (HDD* repeats it until a pass removes
 //!   nothing), then a hoisting round and the algorithm again while hoisting
 //!   finds something.
-//! - Then, for malformed input, the token pass (lines and words as plain
-//!   text), and last the shrinking pass (characters of strings).
+//! - Then the token pass (lines and words as plain text, under the syntax
+//!   guard) for malformed input and for code: it deletes what no single
+//!   node holds (two statements of
+//!   different blocks, a keyword and its operand) and reaches past
+//!   1-tree-minimal; then the shrinking pass (characters of strings); the
+//!   renaming pass (each declared name to the shortest unused one); and
+//!   last the layout pass (the whitespace of the result laid out again, in
+//!   one candidate).
 //!
 //! Before each pass the current best is parsed again (by the [`Host`]), so
 //! every pass works on a tree that matches the text (after replacements
@@ -21,7 +27,7 @@ use std::sync::Arc;
 use super::hoist::HoistMemory;
 use super::{
     drive, Batch, Coordinated, Ddmin, GroupMemory, Hdd, Hoisting, OneMinimal, Oracle, Order,
-    Search, Stopped, Units,
+    Renaming, Search, Stopped, Units, Whole,
 };
 use crate::syntax::{Mask, Tree};
 
@@ -45,6 +51,8 @@ pub enum Phase {
     Coordinated,
     Tokens,
     Shrink,
+    Rename,
+    Layout,
 }
 
 impl Phase {
@@ -57,6 +65,8 @@ impl Phase {
             Phase::Coordinated => "coordinated",
             Phase::Tokens => "tokens",
             Phase::Shrink => "shrink",
+            Phase::Rename => "rename",
+            Phase::Layout => "layout",
         }
     }
 }
@@ -70,6 +80,12 @@ pub enum View {
     Text,
     /// The characters of strings and text (see [`crate::syntax::chars`]).
     Chars,
+    /// The tokens of declared names, each name to a shorter one (see
+    /// [`super::rename`]).
+    Rename,
+    /// The whitespace between tokens, laid out again (see
+    /// [`crate::syntax::layout`]).
+    Layout,
 }
 
 /// What a plan needs from the world around it.
@@ -97,10 +113,15 @@ pub struct Plan {
     /// With HDD+: delete declarations together with their uses (see
     /// [`Coordinated`]) after the 1-minimal phase.
     pub coordinated: bool,
-    /// Run the token pass on malformed input.
+    /// Run the token pass (lines, then words) after the tree's passes, on
+    /// malformed input or where the language says so (`token_pass`).
     pub tokens: bool,
     /// Run the shrinking pass at the end.
     pub shrink: bool,
+    /// Give declared names the shortest unused names, near the end.
+    pub rename: bool,
+    /// Lay the result out again, as the last candidate.
+    pub layout: bool,
     /// Run ddmin and the 1-minimal phase as [`Batch`]es whose first round
     /// cuts a level into this many blocks (for many workers).
     pub batch: Option<usize>,
@@ -109,21 +130,31 @@ pub struct Plan {
 impl Plan {
     /// Runs the plan until done or stopped.
     pub fn run(&self, host: &mut dyn Host) -> Result<(), Stopped> {
-        let malformed = host.view(View::Language).is_some_and(|t| t.error_count() > 0);
+        let tokens = self.tokens
+            && host
+                .view(View::Language)
+                .is_some_and(|t| t.error_count() > 0 || t.info().token_pass);
         let mut memory = HoistMemory::default();
         match self.algorithm {
             Algorithm::HddPlus => self.hdd_plus(host, &mut memory)?,
             Algorithm::Hdd | Algorithm::HddStar => self.hdd_then_hoist(host, &mut memory)?,
         }
-        if self.tokens && malformed {
-            // lines and words can cut through the broken structure a tree
-            // keeps whole; the syntax guard still keeps the errors from growing
+        if tokens {
+            // lines and words cut across the tree (through the broken
+            // structure of malformed input, or two statements of different
+            // blocks at once); the syntax guard keeps the errors from growing
             let tokens = self.batched(Hdd::single_pass(Ddmin::Adaptive, self.token_order));
             pass(host, View::Text, tokens, Phase::Tokens)?;
         }
         if self.shrink {
             let shrink = self.batched(Hdd::new(Ddmin::Adaptive, Order::Forward));
             pass(host, View::Chars, shrink, Phase::Shrink)?;
+        }
+        if self.rename {
+            pass(host, View::Rename, Renaming::default(), Phase::Rename)?;
+        }
+        if self.layout {
+            pass(host, View::Layout, Whole::default(), Phase::Layout)?;
         }
         Ok(())
     }

@@ -31,6 +31,9 @@ pub struct Bindings {
     /// Per kind: the kind a name token of it counts as (a grammar may spell
     /// one name kind with several ids, through aliases); itself otherwise.
     pub same: Vec<u16>,
+    /// Names the renaming pass leaves as they are (grammar data
+    /// `fixed_names`).
+    pub fixed: Vec<Box<[u8]>>,
 }
 
 impl Bindings {

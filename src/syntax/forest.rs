@@ -59,6 +59,9 @@ fn merge_bindings(merged: &mut Bindings, one: &Bindings, offset: u16, count: usi
     merged.scope.extend(&one.scope);
     merged.call.extend(&one.call);
     merged.same.extend(one.same.iter().map(|&k| k + offset));
+    merged.fixed.extend(
+        one.fixed.iter().filter(|n| !merged.fixed.contains(n)).cloned().collect::<Vec<_>>(),
+    );
     merged.declare.resize(end, None);
     merged.scope.resize(end, false);
     merged.call.resize(end, false);
@@ -111,6 +114,7 @@ pub fn splice(trees: &[Tree]) -> Tree {
         // language allows it, spaces between operators where any needs them
         merge_bindings(&mut info.bindings, &ti.bindings, o.kind, ti.kinds.names().len());
         info.squeeze &= ti.squeeze;
+        info.token_pass |= ti.token_pass;
         info.operators_glue |= ti.operators_glue;
         info.tokens &= ti.tokens;
         seen.push((Arc::as_ptr(ti), o));

@@ -6,6 +6,8 @@
 //! - [`unparse`]: tree + mask back to bytes, at about the cost of a `memcpy`.
 //! - [`chars`]: another tree over the same text whose units are the
 //!   characters of strings, for the shrinking pass.
+//! - [`layout`]: another tree whose units are the whitespace between tokens,
+//!   laid out again, for the layout pass.
 //! - [`dump`]: the tree as text, for `--dump-tree`.
 //! - [`forest`]: several files' trees spliced into one, for multi-file
 //!   inputs.
@@ -17,6 +19,7 @@ pub mod bindings;
 pub mod chars;
 pub mod dump;
 pub mod forest;
+pub mod layout;
 pub mod mask;
 pub mod tree;
 pub mod unparse;

@@ -15,6 +15,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+use super::layout::Rules;
+
 pub use super::bindings::{Bindings, Declare};
 
 /// Index of a node in its [`Tree`]; ids are assigned in preorder.
@@ -160,6 +162,9 @@ pub struct TreeInfo {
     /// Whether the shrinking pass may also squeeze the whitespace between
     /// tokens (grammar data `squeeze`).
     pub squeeze: bool,
+    /// Whether the token pass runs on well-formed input too (grammar data
+    /// `token_pass`); it always runs on malformed input.
+    pub token_pass: bool,
     /// Whether two operator characters brought together by a cut can read as
     /// one token (`- -` as `--` in C); grammar data `operators_glue`.
     pub operators_glue: bool,
@@ -169,6 +174,9 @@ pub struct TreeInfo {
     pub tokens: bool,
     /// Which kinds declare names, open scopes and call functions.
     pub bindings: Bindings,
+    /// How results are laid out (grammar data `layout`); `None`: they are
+    /// left as the deletions left them.
+    pub layout: Option<Arc<Rules>>,
 }
 
 impl Default for TreeInfo {
@@ -179,9 +187,11 @@ impl Default for TreeInfo {
             slots: Vec::new(),
             shrink: Vec::new(),
             squeeze: false,
+            token_pass: false,
             operators_glue: true,
             tokens: true,
             bindings: Bindings::default(),
+            layout: None,
         }
     }
 }

@@ -88,7 +88,7 @@ grep -q 'keep_me' "$1""#,
     assert!(out.status.success(), "{}", stderr(&out));
     let result = tree_of(&work.path().join("out"));
     let expected: Vec<(String, Vec<u8>)> =
-        vec![("inc/a.h".into(), b"int keep_me;\n".to_vec()), ("main.c".into(), Vec::new())];
+        vec![("inc/a.h".into(), b"keep_me;\n".to_vec()), ("main.c".into(), Vec::new())];
     assert_eq!(result, expected);
 }
 

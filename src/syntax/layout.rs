@@ -1,0 +1,305 @@
+//! The layout view: the whitespace between the tokens of a result, laid
+//! out again, for the layout pass.
+//!
+//! Deletions leave a result with lines at the indentation of where they
+//! came from, runs of blank lines where statements were, and one statement
+//! spread over the lines its deleted arguments took. The view makes each
+//! run of whitespace between two tokens that would read better otherwise a
+//! unit whose replacement is the new whitespace; switching them all off at
+//! once is one candidate that changes only whitespace, kept when the test
+//! still passes. It is the one change that may make the text longer (a
+//! line moved in to its block's depth), never past a given limit (the
+//! input's size: a result is never larger than the input).
+//!
+//! The rules are the language's [`Rules`] (grammar data `layout`):
+//!
+//! - A line starts at its depth of *blocks* (`{ }`), one `indent` per
+//!   block; a line that closes a block starts at the block's own depth.
+//!   Lines that start with the `flush` prefix (C's `#`) start at column 0.
+//! - Inside *joined* brackets (`( )`, `[ ]`) line breaks become one space,
+//!   and no space is left after the opening or before the closing bracket.
+//! - With `breaks` given, a line break outside joined brackets stays only
+//!   after one of those tokens (`;`, `{`, `}`), before a block's closing
+//!   bracket, and around comments and `flush` lines; elsewhere the lines
+//!   are joined. Without it every line break stays (JavaScript, where a
+//!   line break can end a statement).
+//! - Blank lines go, and so does whitespace at the end of a line, at the
+//!   start of the text and before a `tight` token (`,`, `;`); the text ends
+//!   with one line break if it ended with any.
+//!
+//! Whitespace next to anything that is not a token of the tree (the inside
+//! of a string or a comment is one token) is left as it is, as is the line
+//! break after a `\` that continues a line. Two tokens that were apart are
+//! never glued together.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::tree::{flags, Action, KindNames, Tree, TreeBuilder, TreeInfo};
+use super::unparse::would_glue;
+
+const TEXT: u16 = 0;
+const SPACE: u16 = 1;
+
+/// An opening and a closing bracket, as token texts.
+pub type Pair = (Box<[u8]>, Box<[u8]>);
+
+/// How a language's results are laid out (grammar data `layout`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rules {
+    /// One level of indentation.
+    pub indent: Box<[u8]>,
+    /// Brackets whose contents are indented one level more.
+    pub blocks: Vec<Pair>,
+    /// Brackets inside which line breaks are joined.
+    pub joined: Vec<Pair>,
+    /// Tokens after which a line break stays; `None`: every one stays.
+    pub breaks: Option<Vec<Box<[u8]>>>,
+    /// Tokens with no space before them.
+    pub tight: Vec<Box<[u8]>>,
+    /// Lines that start with this stay at column 0.
+    pub flush: Option<Box<[u8]>>,
+}
+
+/// An open bracket, while walking the tokens.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Open {
+    /// The `i`-th pair of [`Rules::blocks`].
+    Block(usize),
+    /// The `i`-th pair of [`Rules::joined`].
+    Joined(usize),
+}
+
+/// The layout view of `tree`, or `None` when its language has no layout
+/// rules, the text reads as the rules would lay it out already, or laid
+/// out it would be longer than `limit`.
+pub fn view(tree: &Tree, limit: usize) -> Option<Tree> {
+    let rules = tree.info().layout.as_deref()?;
+    let src = tree.src();
+    let tokens = tokens(tree);
+    let gaps = lay_out(rules, src, &tokens);
+    let len = gaps.iter().fold(src.len(), |len, g| len - (g.end - g.start) + g.text.len());
+    if gaps.is_empty() || len > limit {
+        return None;
+    }
+    let mut texts: Vec<Box<[u8]>> = Vec::new();
+    let mut index: HashMap<Vec<u8>, u16> = HashMap::new();
+    let mut b = TreeBuilder::new(tree.src_arc());
+    b.open(TEXT, flags::NAMED, 0, src.len());
+    for gap in gaps {
+        let action = if gap.text.is_empty() {
+            Action::Delete
+        } else {
+            let next = texts.len() as u16;
+            let i = *index.entry(gap.text.clone()).or_insert(next);
+            if i == next {
+                texts.push(gap.text.into_boxed_slice());
+            }
+            Action::Replace(i)
+        };
+        let id = b.open(SPACE, flags::NAMED, gap.start, gap.end);
+        b.node_mut(id).action = action;
+        b.close();
+    }
+    b.close();
+    let names = ["text", "space"].iter().map(|&n| Box::from(n)).collect();
+    let info = TreeInfo {
+        kinds: KindNames::new(names),
+        replacements: texts,
+        tokens: false,
+        ..Default::default()
+    };
+    Some(b.finish(Arc::new(info)))
+}
+
+/// A token: the span of a leaf of the tree, and whether it is an extra
+/// (a comment).
+#[derive(Clone, Copy, Debug)]
+struct Token {
+    start: usize,
+    end: usize,
+    extra: bool,
+}
+
+/// The non-empty leaves of `tree`, in source order.
+fn tokens(tree: &Tree) -> Vec<Token> {
+    let nodes = tree.nodes();
+    let mut out: Vec<Token> = Vec::new();
+    for (i, n) in nodes.iter().enumerate() {
+        let leaf = n.subtree_end == i as u32 + 1;
+        let after_last = out.last().is_none_or(|t| n.start as usize >= t.end);
+        if leaf && !n.is_empty() && after_last {
+            let extra = n.flags & flags::EXTRA != 0;
+            out.push(Token { start: n.start as usize, end: n.end as usize, extra });
+        }
+    }
+    out
+}
+
+/// Whitespace `start..end` of the text, to become `text`.
+#[derive(Debug, PartialEq, Eq)]
+struct Gap {
+    start: usize,
+    end: usize,
+    text: Vec<u8>,
+}
+
+/// The gaps between `tokens` of `src` that `rules` lay out otherwise.
+fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token]) -> Vec<Gap> {
+    let text = |t: &Token| &src[t.start..t.end];
+    let is = |t: &Token, list: &[Box<[u8]>]| list.iter().any(|s| **s == *text(t));
+    let starts_flush = |t: &Token| rules.flush.as_deref().is_some_and(|f| text(t).starts_with(f));
+    let mut gaps = Vec::new();
+    let mut stack: Vec<Open> = Vec::new();
+    // whether the current line is a `flush` line (a directive), whose line
+    // breaks end it
+    let mut directive = false;
+    let mut prev: Option<Token> = None;
+    for t in tokens {
+        let from = prev.map_or(0, |p| p.end);
+        let old = &src[from..t.start];
+        // the innermost open bracket that `t` closes does not count for
+        // `t`'s own line
+        let closes = stack.last().is_some_and(|&o| text(t) == closer(rules, o));
+        let open = &stack[..stack.len() - usize::from(closes)];
+        let new = match prev {
+            _ if !old.iter().all(u8::is_ascii_whitespace) => None,
+            None => Some(Vec::new()),
+            Some(p) if text(&p).ends_with(b"\\") => None,
+            Some(p) => {
+                let broken = old.contains(&b'\n') || text(&p).ends_with(b"\n");
+                let joined = matches!(open.last(), Some(Open::Joined(_)));
+                let keep_break = broken
+                    && (p.extra
+                        || t.extra
+                        || directive
+                        || starts_flush(t)
+                        || (!joined
+                            && (closes || rules.breaks.as_ref().is_none_or(|b| is(&p, b)))));
+                if keep_break {
+                    let mut new = Vec::new();
+                    if !text(&p).ends_with(b"\n") {
+                        new.push(b'\n');
+                    }
+                    if !starts_flush(t) {
+                        let depth = open.iter().filter(|o| matches!(o, Open::Block(_))).count();
+                        for _ in 0..depth {
+                            new.extend_from_slice(&rules.indent);
+                        }
+                    }
+                    Some(new)
+                } else {
+                    let after_opener = stack.last().is_some_and(|o| matches!(o, Open::Joined(_)))
+                        && rules.joined.iter().any(|(o, _)| **o == *text(&p));
+                    let before_closer = closes && matches!(stack.last(), Some(Open::Joined(_)));
+                    let tight = after_opener || before_closer || is(t, &rules.tight);
+                    let glue = would_glue(src[p.end - 1], src[t.start], true);
+                    if old.is_empty() || (tight && !glue) {
+                        Some(Vec::new())
+                    } else {
+                        Some(b" ".to_vec())
+                    }
+                }
+            }
+        };
+        if let Some(new) = new.filter(|n| *n != old) {
+            gaps.push(Gap { start: from, end: t.start, text: new });
+        }
+        if old.contains(&b'\n') || prev.is_none() || prev.is_some_and(|p| text(&p).ends_with(b"\n"))
+        {
+            directive = starts_flush(t);
+        }
+        if closes {
+            stack.pop();
+        } else if let Some(i) = rules.blocks.iter().position(|(o, _)| **o == *text(t)) {
+            stack.push(Open::Block(i));
+        } else if let Some(i) = rules.joined.iter().position(|(o, _)| **o == *text(t)) {
+            stack.push(Open::Joined(i));
+        }
+        prev = Some(*t);
+    }
+    // the end: one line break if there was any
+    let from = prev.map_or(0, |p| p.end);
+    let old = &src[from..];
+    if old.iter().all(u8::is_ascii_whitespace) {
+        let ends_line = prev.is_some_and(|p| text(&p).ends_with(b"\n"));
+        let new: &[u8] = if old.contains(&b'\n') && !ends_line { b"\n" } else { b"" };
+        if new != old {
+            gaps.push(Gap { start: from, end: src.len(), text: new.to_vec() });
+        }
+    }
+    gaps
+}
+
+/// The closing bracket of `open`.
+fn closer(rules: &Rules, open: Open) -> &[u8] {
+    match open {
+        Open::Block(i) => &rules.blocks[i].1,
+        Open::Joined(i) => &rules.joined[i].1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::Unparser;
+
+    /// `src` in `lang`, laid out: the view's units all switched off.
+    fn laid_out(lang: &str, src: &str) -> String {
+        let fe = crate::language::by_name(lang).expect("language").frontend().expect("front-end");
+        let tree = fe.parse(Arc::from(src.as_bytes()));
+        let Some(view) = view(&tree, usize::MAX) else { return src.to_string() };
+        let mut mask = crate::syntax::Mask::new(view.len());
+        for (i, n) in view.nodes().iter().enumerate() {
+            if n.action != Action::Keep {
+                mask.set_off(crate::syntax::NodeId(i as u32));
+            }
+        }
+        let mut out = Vec::new();
+        Unparser::new().unparse(&view, &mask, &mut out);
+        String::from_utf8(out).expect("utf-8")
+    }
+
+    #[test]
+    fn c_lines_are_indented_by_their_blocks_and_statements_joined() {
+        let src = "#include \"x.h\"\n\nvoid f ( int a )\n{\n   Int32 n;\n\n\n   if (a) n = 5; else\n                 n = 6;\n   for (;;) {\n\nn = 0;\n      while (1) {\n}\n   }\n   g( n,\n            3003 );   \n}\n\n\n";
+        let want = "#include \"x.h\"\nvoid f (int a) {\n  Int32 n;\n  if (a) n = 5; else n = 6;\n  for (;;) {\n    n = 0;\n    while (1) {\n    }\n  }\n  g(n, 3003);\n}\n";
+        assert_eq!(laid_out("c", src), want);
+    }
+
+    #[test]
+    fn c_directives_comments_and_continued_lines_keep_their_breaks() {
+        let src = "int a;\n  #define M(x) \\\n     (x)\n/* c */ int\n   b; // d\n  int c;\n";
+        let want = "int a;\n#define M(x) \\\n     (x)\n/* c */ int b; // d\nint c;\n";
+        assert_eq!(laid_out("c", src), want);
+    }
+
+    #[test]
+    fn javascript_keeps_every_line_break_outside_brackets() {
+        let src = "function f() {\n        let a = 1\n\n  g(a,\n b)\n}\n";
+        let want = "function f() {\n  let a = 1\n  g(a, b)\n}\n";
+        assert_eq!(laid_out("js", src), want);
+    }
+
+    #[test]
+    fn a_line_moves_in_to_its_block_within_the_limit_only() {
+        let fe = crate::language::by_name("js").expect("js").frontend().expect("front-end");
+        let src = "function f() {\ng()\n}\n";
+        let tree = fe.parse(Arc::from(src.as_bytes()));
+        assert!(view(&tree, src.len() + 2).is_some());
+        assert!(view(&tree, src.len() + 1).is_none());
+        assert_eq!(laid_out("js", src), "function f() {\n  g()\n}\n");
+    }
+
+    #[test]
+    fn tokens_that_were_apart_stay_apart() {
+        assert_eq!(laid_out("c", "int\n   a = - -b;\n"), "int a = - -b;\n");
+    }
+
+    #[test]
+    fn a_text_laid_out_already_has_nothing_to_change() {
+        let fe = crate::language::by_name("c").expect("c").frontend().expect("front-end");
+        let tree = fe.parse(Arc::from(&b"int f() {\n  return 0;\n}\n"[..]));
+        assert!(view(&tree, usize::MAX).is_none());
+    }
+}
