@@ -139,12 +139,6 @@ pub struct LayoutData {
     /// which hold no space just inside them: `[["(", ")"], ["[", "]"]]`.
     #[serde(default)]
     pub joined: Vec<[String; 2]>,
-    /// Tokens after which a line break stays (C: `;`, `{`, `}`); every
-    /// other line break outside a block's end, a comment or a `flush` line
-    /// is joined. Without it every line break stays: in JavaScript a line
-    /// break can end a statement.
-    #[serde(default)]
-    pub breaks: Option<Vec<String>>,
     /// Tokens with no space before them (`,`, `;`).
     #[serde(default)]
     pub tight: Vec<String>,

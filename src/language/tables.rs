@@ -237,7 +237,6 @@ fn compile_layout(data: &LayoutData) -> Result<Rules> {
         indent: bytes(&data.indent),
         blocks: pairs(&data.blocks)?,
         joined: pairs(&data.joined)?,
-        breaks: data.breaks.as_ref().map(|b| b.iter().map(bytes).collect()),
         tight: data.tight.iter().map(bytes).collect(),
         flush: data.flush.as_ref().map(bytes),
     })

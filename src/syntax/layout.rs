@@ -18,11 +18,13 @@
 //!   Lines that start with the `flush` prefix (C's `#`) start at column 0.
 //! - Inside *joined* brackets (`( )`, `[ ]`) line breaks become one space,
 //!   and no space is left after the opening or before the closing bracket.
-//! - With `breaks` given, a line break outside joined brackets stays only
-//!   after one of those tokens (`;`, `{`, `}`), before a block's closing
-//!   bracket, and around comments and `flush` lines; elsewhere the lines
-//!   are joined. Without it every line break stays (JavaScript, where a
-//!   line break can end a statement).
+//! - Outside joined brackets a line break stays where an item of a block
+//!   or of the file ends (a statement, a declaration: the parse says where,
+//!   so a JavaScript statement that a line break ends stays ended), after a
+//!   block's opening bracket and before its closing one, and around
+//!   comments and `flush` lines. Every other line break is joined: a
+//!   statement that deletions spread over lines is one line again, and
+//!   `}` and `else`, or `}` and a typedef's name, meet.
 //! - Blank lines go, and so does whitespace at the end of a line, at the
 //!   start of the text and before a `tight` token (`,`, `;`); the text ends
 //!   with one line break if it ended with any.
@@ -37,6 +39,9 @@ use std::sync::Arc;
 
 use super::tree::{flags, Action, KindNames, Tree, TreeBuilder, TreeInfo};
 use super::unparse::would_glue;
+
+/// The parent of a tree's root.
+const NO_PARENT: u32 = u32::MAX;
 
 const TEXT: u16 = 0;
 const SPACE: u16 = 1;
@@ -53,8 +58,6 @@ pub struct Rules {
     pub blocks: Vec<Pair>,
     /// Brackets inside which line breaks are joined.
     pub joined: Vec<Pair>,
-    /// Tokens after which a line break stays; `None`: every one stays.
-    pub breaks: Option<Vec<Box<[u8]>>>,
     /// Tokens with no space before them.
     pub tight: Vec<Box<[u8]>>,
     /// Lines that start with this stay at column 0.
@@ -76,7 +79,7 @@ enum Open {
 pub fn view(tree: &Tree, limit: usize) -> Option<Tree> {
     let rules = tree.info().layout.as_deref()?;
     let src = tree.src();
-    let tokens = tokens(tree);
+    let tokens = tokens(tree, rules);
     let gaps = lay_out(rules, src, &tokens);
     let len = gaps.iter().fold(src.len(), |len, g| len - (g.end - g.start) + g.text.len());
     if gaps.is_empty() || len > limit {
@@ -112,25 +115,59 @@ pub fn view(tree: &Tree, limit: usize) -> Option<Tree> {
     Some(b.finish(Arc::new(info)))
 }
 
-/// A token: the span of a leaf of the tree, and whether it is an extra
-/// (a comment).
+/// A token: the span of a leaf of the tree, whether it is an extra (a
+/// comment), and whether it ends an item of a block or of the file.
 #[derive(Clone, Copy, Debug)]
 struct Token {
     start: usize,
     end: usize,
     extra: bool,
+    ends_item: bool,
 }
 
 /// The non-empty leaves of `tree`, in source order.
-fn tokens(tree: &Tree) -> Vec<Token> {
+fn tokens(tree: &Tree, rules: &Rules) -> Vec<Token> {
     let nodes = tree.nodes();
+    let src = tree.src();
+    // per node: whether its first token opens a block (it holds items)
+    let mut holds_items = vec![false; nodes.len()];
+    let mut first_leaf: Option<usize> = None;
+    for i in (0..nodes.len()).rev() {
+        let n = &nodes[i];
+        if n.subtree_end == i as u32 + 1 && !n.is_empty() {
+            first_leaf = Some(i);
+        }
+        holds_items[i] = first_leaf.is_some_and(|l| {
+            let t = &src[nodes[l].start as usize..nodes[l].end as usize];
+            nodes[l].start == n.start && rules.blocks.iter().any(|(o, _)| **o == *t)
+        });
+    }
+    // the root holds the file's items
+    let holds = |parent: u32| {
+        parent == NO_PARENT
+            || nodes[parent as usize].parent == NO_PARENT
+            || holds_items[parent as usize]
+    };
     let mut out: Vec<Token> = Vec::new();
     for (i, n) in nodes.iter().enumerate() {
         let leaf = n.subtree_end == i as u32 + 1;
         let after_last = out.last().is_none_or(|t| n.start as usize >= t.end);
         if leaf && !n.is_empty() && after_last {
+            // the token, or a node it ends, is an item of a block or the
+            // file; a block's own brackets are not its items
+            let text = &src[n.start as usize..n.end as usize];
+            let bracket = rules.blocks.iter().any(|(o, c)| **o == *text || **c == *text);
+            let mut at = i as u32;
+            let mut ends_item = !bracket && holds(n.parent);
+            while !ends_item && nodes[at as usize].parent != NO_PARENT {
+                at = nodes[at as usize].parent;
+                if nodes[at as usize].end != n.end {
+                    break;
+                }
+                ends_item = holds(nodes[at as usize].parent);
+            }
             let extra = n.flags & flags::EXTRA != 0;
-            out.push(Token { start: n.start as usize, end: n.end as usize, extra });
+            out.push(Token { start: n.start as usize, end: n.end as usize, extra, ends_item });
         }
     }
     out
@@ -149,6 +186,7 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token]) -> Vec<Gap> {
     let text = |t: &Token| &src[t.start..t.end];
     let is = |t: &Token, list: &[Box<[u8]>]| list.iter().any(|s| **s == *text(t));
     let starts_flush = |t: &Token| rules.flush.as_deref().is_some_and(|f| text(t).starts_with(f));
+    let opens_block = |t: &Token| rules.blocks.iter().any(|(o, _)| **o == *text(t));
     let mut gaps = Vec::new();
     let mut stack: Vec<Open> = Vec::new();
     // whether the current line is a `flush` line (a directive), whose line
@@ -174,8 +212,7 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token]) -> Vec<Gap> {
                         || t.extra
                         || directive
                         || starts_flush(t)
-                        || (!joined
-                            && (closes || rules.breaks.as_ref().is_none_or(|b| is(&p, b)))));
+                        || (!joined && (closes || p.ends_item || opens_block(&p))));
                 if keep_break {
                     let mut new = Vec::new();
                     if !text(&p).ends_with(b"\n") {
@@ -289,6 +326,15 @@ mod tests {
         assert!(view(&tree, src.len() + 2).is_some());
         assert!(view(&tree, src.len() + 1).is_none());
         assert_eq!(laid_out("js", src), "function f() {\n  g()\n}\n");
+    }
+
+    #[test]
+    fn a_line_break_stays_where_an_item_ends_and_only_there() {
+        let src = "typedef struct { int b[8]; }\nd;\nint f(int x) {\n  if (x) { g(); }\n  else\n  { h(); }\n  do { x--; }\n  while (x);\n}\n";
+        let want = "typedef struct { int b[8]; } d;\nint f(int x) {\n  if (x) { g(); } else { h(); }\n  do { x--; } while (x);\n}\n";
+        assert_eq!(laid_out("c", src), want);
+        let js = "s = s\n    .trim()\n    .toUpperCase()\nreturn\ns\n";
+        assert_eq!(laid_out("js", js), "s = s .trim() .toUpperCase()\nreturn\ns\n");
     }
 
     #[test]
