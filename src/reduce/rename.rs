@@ -52,7 +52,10 @@ pub fn view(tree: &Tree) -> Option<Tree> {
     let mut fresh = FreshNames::new(tree.src());
     let mut renamed: Vec<(Vec<u8>, &[u8], Vec<NodeId>)> = Vec::new();
     for (text, ids) in names {
-        let Some(new) = fresh.peek().filter(|n| n.len() < text.len()) else { continue };
+        let new = fresh.peek();
+        if new.len() >= text.len() {
+            continue;
+        }
         fresh.take();
         renamed.push((new, text, ids));
     }
@@ -115,16 +118,19 @@ impl FreshNames {
         out
     }
 
+    /// Moves past the names the text uses.
     fn skip_used(&mut self) {
         while self.used.contains(&FreshNames::name(self.next)) {
             self.next += 1;
         }
     }
 
-    fn peek(&self) -> Option<Vec<u8>> {
-        Some(FreshNames::name(self.next))
+    /// The shortest name not taken yet.
+    fn peek(&self) -> Vec<u8> {
+        FreshNames::name(self.next)
     }
 
+    /// Takes the name [`FreshNames::peek`] gives.
     fn take(&mut self) {
         self.next += 1;
         self.skip_used();
@@ -227,6 +233,21 @@ mod tests {
             out,
             "function c(a) { let b = 0; for (const item of a) b += item.price; return b; }\n"
         );
+    }
+
+    #[test]
+    fn fresh_names_go_by_length_then_letters_and_skip_the_text_s_words() {
+        let names: Vec<Vec<u8>> = [0, 1, 25, 26, 27, 51, 52, 701, 702].map(FreshNames::name).into();
+        let want = ["a", "b", "z", "aa", "ab", "az", "ba", "zz", "aaa"];
+        assert_eq!(names, want.map(|w| w.as_bytes().to_vec()));
+        let mut fresh = FreshNames::new(b"a b_c $d if(c)");
+        let mut taken = Vec::new();
+        for _ in 0..3 {
+            taken.push(String::from_utf8(fresh.peek()).expect("ascii"));
+            fresh.take();
+        }
+        // `a`, `c`, `b_c` and `$d` are words of the text; `b` and `d` are not
+        assert_eq!(taken, ["b", "d", "e"]);
     }
 
     #[test]
