@@ -8,12 +8,13 @@
 //! - HDD and HDD*: one HDD pass (HDD* repeats it until a pass removes
 //!   nothing), then a hoisting round and the algorithm again while hoisting
 //!   finds something.
+//! - Then the renaming pass (each declared name to the shortest unused
+//!   one), before the token pass deletes what declares them (a `var`).
 //! - Then the token pass (lines and words as plain text, under the syntax
 //!   guard) for malformed input and for code: it deletes what no single
 //!   node holds (two statements of
 //!   different blocks, a keyword and its operand) and reaches past
-//!   1-tree-minimal; then the shrinking pass (characters of strings); the
-//!   renaming pass (each declared name to the shortest unused one); and
+//!   1-tree-minimal; then the shrinking pass (characters of strings); and
 //!   last the layout pass (the whitespace of the result laid out again, in
 //!   one candidate).
 //!
@@ -118,7 +119,7 @@ pub struct Plan {
     pub tokens: bool,
     /// Run the shrinking pass at the end.
     pub shrink: bool,
-    /// Give declared names the shortest unused names, near the end.
+    /// Give declared names the shortest unused names, after the tree's passes.
     pub rename: bool,
     /// Lay the result out again, as the last candidate.
     pub layout: bool,
@@ -139,6 +140,9 @@ impl Plan {
             Algorithm::HddPlus => self.hdd_plus(host, &mut memory)?,
             Algorithm::Hdd | Algorithm::HddStar => self.hdd_then_hoist(host, &mut memory)?,
         }
+        if self.rename {
+            pass(host, View::Rename, Renaming::default(), Phase::Rename)?;
+        }
         if tokens {
             // lines and words cut across the tree (through the broken
             // structure of malformed input, or two statements of different
@@ -149,9 +153,6 @@ impl Plan {
         if self.shrink {
             let shrink = self.batched(Hdd::new(Ddmin::Adaptive, Order::Forward));
             pass(host, View::Chars, shrink, Phase::Shrink)?;
-        }
-        if self.rename {
-            pass(host, View::Rename, Renaming::default(), Phase::Rename)?;
         }
         if self.layout {
             pass(host, View::Layout, Whole::default(), Phase::Layout)?;

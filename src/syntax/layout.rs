@@ -206,7 +206,9 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token]) -> Vec<Gap> {
             Some(p) if text(&p).ends_with(b"\\") => None,
             Some(p) => {
                 let broken = old.contains(&b'\n') || text(&p).ends_with(b"\n");
-                let joined = matches!(open.last(), Some(Open::Joined(_)));
+                // the bracket the line break is in: for a closing bracket,
+                // the one it closes
+                let joined = matches!(stack.last(), Some(Open::Joined(_)));
                 let keep_break = broken
                     && (p.extra
                         || t.extra
@@ -334,7 +336,10 @@ mod tests {
         let want = "typedef struct { int b[8]; } d;\nint f(int x) {\n  if (x) { g(); } else { h(); }\n  do { x--; } while (x);\n}\n";
         assert_eq!(laid_out("c", src), want);
         let js = "s = s\n    .trim()\n    .toUpperCase()\nreturn\ns\n";
-        assert_eq!(laid_out("js", js), "s = s .trim() .toUpperCase()\nreturn\ns\n");
+        assert_eq!(laid_out("js", js), "s = s.trim().toUpperCase()\nreturn\ns\n");
+        let js = "(function() {\n  f(function(d) {\n    return d\n})\n  x = he\n        }())\n";
+        let want = "(function() {\n  f(function(d) {\n    return d\n  })\n  x = he\n}())\n";
+        assert_eq!(laid_out("js", js), want, "a block closes on its own line, in brackets too");
     }
 
     #[test]
