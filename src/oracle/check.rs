@@ -8,7 +8,7 @@
 //! 5. otherwise the user's test decides ([`Runner`]).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -84,11 +84,23 @@ pub(super) struct Scratch {
     text: Vec<u8>,
 }
 
+/// What the cache knows of a text.
+#[derive(Clone, Copy)]
+enum Known {
+    /// The test said so.
+    Tested(bool),
+    /// The syntax guard rejected it (the test did not run).
+    Guarded,
+}
+
 /// Everything the workers share.
 pub(super) struct Checker<'a> {
     pub runner: &'a Runner,
     pub guard: Option<Guard<'a>>,
-    cache: Mutex<HashMap<u128, bool>>,
+    /// Whether the guard is off for the current pass (see
+    /// [`Checker::set_guarded`]).
+    unguarded: AtomicBool,
+    cache: Mutex<HashMap<u128, Known>>,
     /// The current best, as workers pick it up for each candidate.
     pub best: Mutex<Best>,
     /// Nanoseconds spent unparsing and hashing, in the syntax guard, and
@@ -103,12 +115,19 @@ impl<'a> Checker<'a> {
         Checker {
             runner,
             guard,
+            unguarded: AtomicBool::new(false),
             cache: Mutex::new(HashMap::new()),
             best: Mutex::new(best),
             unparse_ns: AtomicU64::new(0),
             guard_ns: AtomicU64::new(0),
             setup_ns: AtomicU64::new(0),
         }
+    }
+
+    /// Switches the syntax guard on or off for the candidates to come; a
+    /// text the guard rejected before is then tested like any other.
+    pub(super) fn set_guarded(&self, on: bool) {
+        self.unguarded.store(!on, Ordering::Relaxed);
     }
 
     /// Decides one candidate.
@@ -128,12 +147,17 @@ impl<'a> Checker<'a> {
         if same {
             return (Ok(Eval::Same), None);
         }
-        let cached = self.cache.lock().expect("cache lock").get(&key).copied();
+        let unguarded = self.unguarded.load(Ordering::Relaxed);
+        let cached = match self.cache.lock().expect("cache lock").get(&key) {
+            Some(Known::Tested(b)) => Some(*b),
+            Some(Known::Guarded) if !unguarded => Some(false),
+            _ => None,
+        };
         // the guard's parse of the candidate becomes the base if the
         // candidate becomes the best
         let mut base = None;
         let mut guarded = || {
-            let Some(g) = self.guard else { return false };
+            let Some(g) = self.guard.filter(|_| !unguarded) else { return false };
             let started = Instant::now();
             let (rejected, parse) = g.rejects(best, text);
             base = parse;
@@ -143,7 +167,7 @@ impl<'a> Checker<'a> {
         let eval = if let Some(b) = cached {
             Eval::Cached(b)
         } else if guarded() {
-            self.cache.lock().expect("cache lock").insert(key, false);
+            self.cache.lock().expect("cache lock").insert(key, Known::Guarded);
             Eval::Guarded
         } else {
             let started = Instant::now();
@@ -154,10 +178,8 @@ impl<'a> Checker<'a> {
                     let setup = total.saturating_sub(report.elapsed);
                     self.setup_ns.fetch_add(setup.as_nanos() as u64, Ordering::Relaxed);
                     if report.outcome != Outcome::Cancelled {
-                        self.cache
-                            .lock()
-                            .expect("cache lock")
-                            .insert(key, report.outcome.is_interesting());
+                        let known = Known::Tested(report.outcome.is_interesting());
+                        self.cache.lock().expect("cache lock").insert(key, known);
                     }
                     Eval::Tested(report.outcome, report.elapsed)
                 }

@@ -130,6 +130,12 @@ impl<'a> Evaluator<'a> {
         }
     }
 
+    /// Switches the syntax guard on or off for the candidates to come (a
+    /// pass over malformed input may cut through its broken syntax).
+    pub fn set_guarded(&mut self, on: bool) {
+        self.checker.set_guarded(on);
+    }
+
     /// Starts a pass over a new tree of the current best text.
     pub fn set_tree(&mut self, tree: Arc<Tree>) {
         debug_assert_eq!(tree.src(), &*self.best.text, "a new tree must be of the best text");

@@ -11,8 +11,9 @@
 //! - Then the renaming pass (each declared name to the shortest unused
 //!   one), before the token pass deletes what declares them (a `var`).
 //! - Then the token pass (lines and words as plain text, under the syntax
-//!   guard) for malformed input and for code: it deletes what no single
-//!   node holds (two statements of
+//!   guard) for malformed input and for code (and, for a small result of
+//!   malformed input, once more without the guard): it deletes what no
+//!   single node holds (two statements of
 //!   different blocks, a keyword and its operand) and reaches past
 //!   1-tree-minimal; then the shrinking pass (characters of strings); and
 //!   last the layout pass (the whitespace of the result laid out again, in
@@ -51,6 +52,9 @@ pub enum Phase {
     Hoist,
     Coordinated,
     Tokens,
+    /// The token pass again without the syntax guard, on a small result of
+    /// malformed input.
+    CutThrough,
     Shrink,
     Rename,
     Layout,
@@ -65,6 +69,7 @@ impl Phase {
             Phase::Hoist => "hoist",
             Phase::Coordinated => "coordinated",
             Phase::Tokens => "tokens",
+            Phase::CutThrough => "cut-through",
             Phase::Shrink => "shrink",
             Phase::Rename => "rename",
             Phase::Layout => "layout",
@@ -131,10 +136,9 @@ pub struct Plan {
 impl Plan {
     /// Runs the plan until done or stopped.
     pub fn run(&self, host: &mut dyn Host) -> Result<(), Stopped> {
-        let tokens = self.tokens
-            && host
-                .view(View::Language)
-                .is_some_and(|t| t.error_count() > 0 || t.info().token_pass);
+        let (malformed, token_pass) = host
+            .view(View::Language)
+            .map_or((false, false), |t| (t.error_count() > 0, t.info().token_pass));
         let mut memory = HoistMemory::default();
         match self.algorithm {
             Algorithm::HddPlus => self.hdd_plus(host, &mut memory)?,
@@ -143,12 +147,15 @@ impl Plan {
         if self.rename {
             pass(host, View::Rename, Renaming::default(), Phase::Rename)?;
         }
-        if tokens {
+        if self.tokens && (malformed || token_pass) {
             // lines and words cut across the tree (through the broken
             // structure of malformed input, or two statements of different
             // blocks at once); the syntax guard keeps the errors from growing
             let tokens = self.batched(Hdd::single_pass(Ddmin::Adaptive, self.token_order));
             pass(host, View::Text, tokens, Phase::Tokens)?;
+        }
+        if self.tokens && malformed {
+            self.cut_through(host)?;
         }
         if self.shrink {
             let shrink = self.batched(Hdd::new(Ddmin::Adaptive, Order::Forward));
@@ -189,6 +196,23 @@ impl Plan {
                 return Ok(());
             }
         }
+    }
+
+    /// For malformed input: the token pass again, without the syntax guard,
+    /// when the result has at most [`CUT_THROUGH_TOKENS`] tokens. The
+    /// guard keeps a result from gaining syntax errors, but where the bug
+    /// is in the syntax (a parser's error message), a smaller result often
+    /// has other errors than the input: a start tag cut off in its broken
+    /// attribute, an unclosed element without the document around it.
+    /// Bounded, because every token may cost a test.
+    fn cut_through(&self, host: &mut dyn Host) -> Result<usize, Stopped> {
+        let Some(tree) = host.view(View::Text) else { return Ok(0) };
+        let units = Units::new(&tree);
+        if units.count() > CUT_THROUGH_TOKENS {
+            return Ok(0);
+        }
+        let mut search = self.batched(Hdd::single_pass(Ddmin::Adaptive, self.token_order));
+        drive_on(host, &tree, &units, &mut search, Phase::CutThrough)
     }
 
     /// `hdd` with its levels' ddmin in batches, if the plan says so.
@@ -258,6 +282,10 @@ impl Plan {
         Ok(hoisted)
     }
 }
+
+/// The most lines and tokens the token pass without the syntax guard takes
+/// on (see [`Plan::cut_through`]): each may cost a test.
+pub const CUT_THROUGH_TOKENS: usize = 128;
 
 /// The length of the current best text (0 when it does not parse).
 fn text_len(host: &mut dyn Host) -> usize {
