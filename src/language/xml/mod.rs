@@ -4,7 +4,10 @@
 //!
 //! ```text
 //! document
-//!   declaration | doctype (declaration*) | comment | pi | text | element | ERROR
+//!   declaration | doctype | comment | pi | text | element | ERROR
+//!   doctype                      <!DOCTYPE name external_id? [ … ]>
+//!     external_id                SYSTEM "uri", PUBLIC "id" "uri"
+//!     markup_declaration|comment|pi    the internal subset
 //!   element                      <name attr="v">…</name>, or <name attr="v"/>
 //!     attribute*                 name="value", deleted with its leading space
 //!     content                    from the start tag's `>` to the end of the end
@@ -56,6 +59,7 @@ pub const KINDS: &[&str] = &[
     "declaration",
     "doctype",
     "markup_declaration",
+    "external_id",
 ];
 
 const DOCUMENT: u16 = 0;
@@ -70,6 +74,7 @@ const PI: u16 = 8;
 const DECLARATION: u16 = 9;
 const DOCTYPE: u16 = 10;
 const MARKUP_DECLARATION: u16 = 11;
+const EXTERNAL_ID: u16 = 12;
 
 pub(crate) fn build(info: &LangInfo) -> Result<Box<dyn Frontend>> {
     let (file, text) = info.grammar;
@@ -406,11 +411,15 @@ impl<'f> Builder<'f> {
         self.b.close();
     }
 
-    /// A DOCTYPE, with the declarations of its internal subset as children.
+    /// A DOCTYPE, with its external identifier and the declarations of its
+    /// internal subset as children.
     fn doctype(&mut self, start: usize, end: usize) {
         self.node(DOCTYPE, start, end, true);
         if !self.atomic(DOCTYPE) {
             let src = self.src.clone();
+            if let Some((a, b)) = external_id(&src[..end], start) {
+                self.node(EXTERNAL_ID, a, b, false);
+            }
             let body = &src[start..end];
             if let Some(open) = body.iter().position(|&c| c == b'[') {
                 let mut i = start + open + 1;
@@ -444,6 +453,34 @@ impl<'f> Builder<'f> {
         b.set_error_count(errors);
         b.finish(self.fe.info.clone())
     }
+}
+
+/// The span of the external identifier (`SYSTEM "uri"` or `PUBLIC "id"
+/// "uri"`) of the DOCTYPE that starts at `start` in `s`, if it has one.
+fn external_id(s: &[u8], start: usize) -> Option<(usize, usize)> {
+    let ws = |mut i: usize| {
+        while s.get(i).is_some_and(u8::is_ascii_whitespace) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = ws(start + b"<!DOCTYPE".len());
+    while s.get(i).is_some_and(|c| !c.is_ascii_whitespace() && !b"[>".contains(c)) {
+        i += 1; // the root element's name
+    }
+    let at = ws(i);
+    let literals = match &s[at.min(s.len())..] {
+        r if r.starts_with(b"SYSTEM") => 1,
+        r if r.starts_with(b"PUBLIC") => 2,
+        _ => return None,
+    };
+    let mut end = at + b"SYSTEM".len();
+    for _ in 0..literals {
+        let q = ws(end);
+        let quote = *s.get(q).filter(|c| matches!(c, b'"' | b'\''))?;
+        end = q + 1 + s.get(q + 1..)?.iter().position(|&c| c == quote)? + 1;
+    }
+    Some((at, end))
 }
 
 /// The end of the markup declaration starting at `i` (`<!ENTITY …>`, a comment

@@ -114,6 +114,39 @@ fn an_unclosed_element_ends_where_its_parent_does() {
 }
 
 #[test]
+fn the_external_identifier_of_a_doctype_may_go() {
+    for (src, id) in [
+        (
+            "<!DOCTYPE spec SYSTEM \"spec.dtd\" [<!ENTITY e \"v\">]><spec/>",
+            Some("SYSTEM \"spec.dtd\""),
+        ),
+        (
+            "<!DOCTYPE html PUBLIC '-//W3C//DTD XHTML 1.0//EN' 'x.dtd'><html/>",
+            Some("PUBLIC '-//W3C//DTD XHTML 1.0//EN' 'x.dtd'"),
+        ),
+        ("<!DOCTYPE r [<!ENTITY e \"SYSTEM\">]><r/>", None),
+        ("<!DOCTYPE r SYSTEM><r/>", None),
+    ] {
+        let tree = parse(src);
+        let ids: Vec<(String, Action)> = tree
+            .nodes()
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| tree.kind_name(n.kind) == "external_id")
+            .map(|(i, n)| {
+                (String::from_utf8_lossy(tree.text(NodeId(i as u32))).into_owned(), n.action)
+            })
+            .collect();
+        assert_eq!(
+            ids,
+            id.map(|t| (t.to_string(), Action::Delete)).into_iter().collect::<Vec<_>>(),
+            "{src}"
+        );
+        assert_eq!(tree.error_count(), 0);
+    }
+}
+
+#[test]
 fn the_internal_subset_of_a_doctype_is_its_declarations() {
     let src = "<!DOCTYPE r [\n<!ENTITY e \"v\">\n<!-- c -->\n<!ELEMENT r ANY>\n]>\n<r>&e;</r>";
     let tree = parse(src);
