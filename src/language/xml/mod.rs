@@ -8,6 +8,10 @@
 //!   doctype                      <!DOCTYPE name external_id? [ … ]>
 //!     external_id                SYSTEM "uri", PUBLIC "id" "uri"
 //!     markup_declaration|comment|pi    the internal subset
+//!       content_model            <!ELEMENT e (a, (b | c)*)>: a list of
+//!         content_model|particle  particles (names, or groups) and their
+//!         separator               `,` or `|`
+//!       attribute_definition*    <!ATTLIST e a CDATA #IMPLIED b ...>
 //!   element                      <name attr="v">…</name>, or <name attr="v"/>
 //!     attribute*                 name="value", deleted with its leading space
 //!     content                    from the start tag's `>` to the end of the end
@@ -60,6 +64,10 @@ pub const KINDS: &[&str] = &[
     "doctype",
     "markup_declaration",
     "external_id",
+    "content_model",
+    "particle",
+    "attribute_definition",
+    "separator",
 ];
 
 const DOCUMENT: u16 = 0;
@@ -75,6 +83,10 @@ const DECLARATION: u16 = 9;
 const DOCTYPE: u16 = 10;
 const MARKUP_DECLARATION: u16 = 11;
 const EXTERNAL_ID: u16 = 12;
+const CONTENT_MODEL: u16 = 13;
+const PARTICLE: u16 = 14;
+const ATTRIBUTE_DEFINITION: u16 = 15;
+const SEPARATOR: u16 = 16;
 
 pub(crate) fn build(info: &LangInfo) -> Result<Box<dyn Frontend>> {
     let (file, text) = info.grammar;
@@ -434,7 +446,11 @@ impl<'f> Builder<'f> {
                             } else {
                                 MARKUP_DECLARATION
                             };
-                            self.node(kind, i, e, false);
+                            self.node(kind, i, e, true);
+                            if kind == MARKUP_DECLARATION {
+                                self.declaration_parts(&src, i, e);
+                            }
+                            self.b.close();
                             i = e;
                         }
                         b']' => break,
@@ -444,6 +460,96 @@ impl<'f> Builder<'f> {
             }
         }
         self.b.close();
+    }
+
+    /// The parts of a markup declaration that may go on their own: the
+    /// particles of an element's content model, an attribute list's
+    /// definitions.
+    fn declaration_parts(&mut self, s: &[u8], start: usize, end: usize) {
+        let decl = &s[start..end];
+        let is_element = decl.starts_with(b"<!ELEMENT");
+        if !is_element && !decl.starts_with(b"<!ATTLIST") {
+            return;
+        }
+        // past the keyword and the element's name
+        let mut i = item_end(s, ws(s, start + b"<!ELEMENT".len()), end);
+        i = ws(s, i);
+        if is_element {
+            if s.get(i) == Some(&b'(') {
+                self.content_model(s, i, end, false);
+            }
+            return;
+        }
+        while i < end && s[i] != b'>' {
+            // name, type (NOTATION takes a group), default (#FIXED takes a value)
+            let first = i;
+            let name = item_end(s, i, end);
+            let kind = ws(s, name);
+            let mut j = item_end(s, kind, end);
+            if s[kind..j] == *b"NOTATION" {
+                j = item_end(s, ws(s, j), end);
+            }
+            let default = ws(s, j);
+            j = item_end(s, default, end);
+            if s[default..j] == *b"#FIXED" {
+                j = item_end(s, ws(s, j), end);
+            }
+            if j <= first {
+                break;
+            }
+            self.node(ATTRIBUTE_DEFINITION, first, j, false);
+            i = ws(s, j);
+        }
+    }
+
+    /// The group of a content model that starts at `start` (a `(`), with
+    /// its particles as elements of a list; returns where it ends (past
+    /// its `?`, `*` or `+`). A nested group is a particle itself.
+    fn content_model(&mut self, s: &[u8], start: usize, end: usize, nested: bool) -> usize {
+        let id = self.node(CONTENT_MODEL, start, start, true);
+        let mut i = start + 1;
+        loop {
+            i = ws(s, i);
+            if i >= end || s[i] == b'>' {
+                break;
+            }
+            match s[i] {
+                b')' => {
+                    i = quantified(s, i + 1, end);
+                    break;
+                }
+                b',' | b'|' => {
+                    let sep = self.node(SEPARATOR, i, i + 1, false);
+                    let n = self.b.node_mut(sep);
+                    n.flags = flags::SEPARATOR;
+                    n.action = Action::Keep;
+                    i += 1;
+                }
+                b'(' => i = self.content_model(s, i, end, true),
+                _ => {
+                    let name = s[i..end]
+                        .iter()
+                        .position(|c| c.is_ascii_whitespace() || b",|()>?*+".contains(c))
+                        .map_or(end, |k| i + k);
+                    let particle_end = quantified(s, name.max(i + 1), end);
+                    let p = self.node(PARTICLE, i, particle_end, false);
+                    self.b.node_mut(p).flags |= flags::ELEMENT;
+                    i = particle_end;
+                }
+            }
+        }
+        let n = self.b.node_mut(id);
+        n.end = i as u32;
+        n.flags |= flags::LIST;
+        // a nested group is a particle; the outer one is the model itself
+        if nested {
+            n.flags |= flags::ELEMENT;
+            n.action = Action::Delete;
+        } else {
+            n.action = Action::Keep;
+        }
+        self.b.close();
+        i
     }
 
     fn finish(mut self) -> Tree {
@@ -458,12 +564,7 @@ impl<'f> Builder<'f> {
 /// The span of the external identifier (`SYSTEM "uri"` or `PUBLIC "id"
 /// "uri"`) of the DOCTYPE that starts at `start` in `s`, if it has one.
 fn external_id(s: &[u8], start: usize) -> Option<(usize, usize)> {
-    let ws = |mut i: usize| {
-        while s.get(i).is_some_and(u8::is_ascii_whitespace) {
-            i += 1;
-        }
-        i
-    };
+    let ws = |i: usize| ws(s, i);
     let mut i = ws(start + b"<!DOCTYPE".len());
     while s.get(i).is_some_and(|c| !c.is_ascii_whitespace() && !b"[>".contains(c)) {
         i += 1; // the root element's name
@@ -504,6 +605,38 @@ fn markup_end(s: &[u8], i: usize) -> usize {
         j += 1;
     }
     s.len()
+}
+
+/// The first byte at or after `i` that is not whitespace.
+fn ws(s: &[u8], mut i: usize) -> usize {
+    while s.get(i).is_some_and(u8::is_ascii_whitespace) {
+        i += 1;
+    }
+    i
+}
+
+/// The end of the item of a markup declaration at `i`: a quoted literal, a
+/// parenthesized group, or a word.
+fn item_end(s: &[u8], i: usize, end: usize) -> usize {
+    let close = match s.get(i) {
+        Some(&q @ (b'"' | b'\'')) => q,
+        Some(b'(') => b')',
+        _ => {
+            let word =
+                s[i.min(end)..end].iter().position(|c| c.is_ascii_whitespace() || *c == b'>');
+            return word.map_or(end, |k| i + k);
+        }
+    };
+    s[i + 1..end].iter().position(|&c| c == close).map_or(end, |k| i + 1 + k + 1)
+}
+
+/// Past the `?`, `*` or `+` at `i`, if there is one.
+fn quantified(s: &[u8], i: usize, end: usize) -> usize {
+    if i < end && b"?*+".contains(&s[i]) {
+        i + 1
+    } else {
+        i
+    }
 }
 
 fn find(s: &[u8], from: usize, needle: &[u8]) -> Option<usize> {

@@ -146,6 +146,45 @@ fn the_external_identifier_of_a_doctype_may_go() {
     }
 }
 
+/// `src` with the nodes of `kind` switched off, one set at a time.
+fn without(src: &str, texts: &[&str]) -> String {
+    let tree = parse(src);
+    let mut mask = Mask::new(tree.len());
+    for t in texts {
+        let (id, _) = node(&tree, t);
+        assert_ne!(tree.node(id).action, Action::Keep, "{t} may go");
+        mask.set_off(id);
+    }
+    let mut out = Vec::new();
+    Unparser::new().unparse(&tree, &mask, &mut out);
+    String::from_utf8(out).expect("utf-8")
+}
+
+#[test]
+fn content_models_lose_particles_with_their_separators() {
+    let src = "<!DOCTYPE r [<!ELEMENT r (a, (b | c)*, d?)>]><r/>";
+    assert_eq!(without(src, &["d?"]), "<!DOCTYPE r [<!ELEMENT r (a, (b | c)*)>]><r/>");
+    assert_eq!(without(src, &["a"]), "<!DOCTYPE r [<!ELEMENT r ((b | c)*, d?)>]><r/>");
+    assert_eq!(without(src, &["(b | c)*", "d?"]), "<!DOCTYPE r [<!ELEMENT r (a)>]><r/>");
+    assert_eq!(without(src, &["b"]), "<!DOCTYPE r [<!ELEMENT r (a, (c)*, d?)>]><r/>");
+    let mixed = "<!DOCTYPE r [<!ELEMENT r (#PCDATA|em|b)*>]><r/>";
+    assert_eq!(without(mixed, &["em"]), "<!DOCTYPE r [<!ELEMENT r (#PCDATA|b)*>]><r/>");
+    assert_eq!(parse(src).error_count(), 0);
+}
+
+#[test]
+fn attribute_lists_lose_definitions_one_by_one() {
+    let src = "<!DOCTYPE r [<!ATTLIST r id ID #REQUIRED kind (x|y) \"x\" v CDATA #FIXED '1' n NOTATION (p) #IMPLIED>]><r/>";
+    assert_eq!(
+        without(src, &["kind (x|y) \"x\"", "v CDATA #FIXED '1'"]),
+        "<!DOCTYPE r [<!ATTLIST r id ID #REQUIRED n NOTATION (p) #IMPLIED>]><r/>"
+    );
+    assert_eq!(
+        without(src, &["id ID #REQUIRED", "n NOTATION (p) #IMPLIED"]),
+        "<!DOCTYPE r [<!ATTLIST r kind (x|y) \"x\" v CDATA #FIXED '1'>]><r/>"
+    );
+}
+
 #[test]
 fn the_internal_subset_of_a_doctype_is_its_declarations() {
     let src = "<!DOCTYPE r [\n<!ENTITY e \"v\">\n<!-- c -->\n<!ELEMENT r ANY>\n]>\n<r>&e;</r>";
