@@ -265,7 +265,67 @@ fn hoist_targets(tree: &Tree) -> (Vec<(NodeId, std::ops::Range<u32>)>, Vec<Targe
             hoistable.push((NodeId(i as u32), first..targets.len() as u32));
         }
     }
+    chain_ends(tree, &mut hoistable, &mut targets);
     (hoistable, targets)
+}
+
+/// Adds, to each node whose only target leads down a chain of nodes with
+/// one target each (`[[[[1]]]]`, `<a><b><c/></b></a>`), the deepest node
+/// of the chain that fits the node's place, as its first target: a deep
+/// nest goes in one test rather than one per level. (When the deepest
+/// will not do, the direct target is next, as without the chain.)
+fn chain_ends(
+    tree: &Tree,
+    hoistable: &mut [(NodeId, std::ops::Range<u32>)],
+    targets: &mut Vec<Target>,
+) {
+    // the single target of each node that has one
+    let mut single: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+    for (n, r) in hoistable.iter() {
+        if r.len() == 1 {
+            let t = targets[r.start as usize];
+            if t.first == t.last {
+                single.insert(n.0, t.first.0);
+            }
+        }
+    }
+    let mut extra: Vec<(usize, Target)> = Vec::new();
+    for (h, (n, _)) in hoistable.iter().enumerate() {
+        let Some(&direct) = single.get(&n.0) else { continue };
+        let slot = tree.slot(*n);
+        let n_kind = tree.node(*n).kind;
+        let mut end = None;
+        let mut at = direct;
+        while let Some(&next) = single.get(&at) {
+            let node = tree.node(NodeId(next));
+            // a leaf must also stand where the node could (see above)
+            let leaf = !tree.nodes()[next as usize + 1..node.subtree_end as usize]
+                .iter()
+                .any(|x| x.member != 0);
+            if slot.accepts(node.kind) && (!leaf || tree.slot(NodeId(next)).accepts(n_kind)) {
+                end = Some(next);
+            }
+            at = next;
+        }
+        if let Some(end) = end {
+            extra.push((h, Target { first: NodeId(end), last: NodeId(end) }));
+        }
+    }
+    if extra.is_empty() {
+        return;
+    }
+    // rebuild the target ranges with each extra target first
+    let mut rebuilt = Vec::with_capacity(targets.len() + extra.len());
+    let mut extra = extra.into_iter().peekable();
+    for (h, (_, r)) in hoistable.iter_mut().enumerate() {
+        let start = rebuilt.len() as u32;
+        if let Some((_, t)) = extra.next_if(|(e, _)| *e == h) {
+            rebuilt.push(t);
+        }
+        rebuilt.extend_from_slice(&targets[r.start as usize..r.end as usize]);
+        *r = start..rebuilt.len() as u32;
+    }
+    *targets = rebuilt;
 }
 
 #[cfg(test)]
@@ -304,6 +364,16 @@ mod tests {
         assert_eq!(of("g(h(1), 2)"), Some(vec!["2".to_string(), "h(1)".into()]));
         // the function body only by the block inside it: none here
         assert!(of("{ if (x) { a(); b(); } g(h(1), 2); }").is_none());
+    }
+
+    #[test]
+    fn a_chain_of_single_targets_offers_its_end_first() {
+        let t = targets("json", "[[[[1]]], 2]");
+        let of = |n: &str| t.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
+        // the chain [[[1]]] -> [[1]] -> [1] -> 1: its end first, then the
+        // direct target
+        assert_eq!(of("[[[1]]]"), Some(vec!["1".to_string(), "[[1]]".into()]));
+        assert_eq!(of("[1]"), Some(vec!["1".to_string()]));
     }
 
     #[test]

@@ -288,3 +288,22 @@ fn regression_a_fifo_input_is_not_reported_as_missing() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("not a regular file"), "{}", stderr(&out));
 }
+
+#[test]
+fn regression_a_deep_nest_goes_in_a_few_tests_not_one_per_level() {
+    // a thousand arrays around the value that matters took 1002 tests, one
+    // hoist per level; the end of a chain of single hoist targets is tried
+    // first
+    let dir = scratch();
+    let input = dir.path().join("deep.json");
+    fs::write(&input, format!("{}7{}\n", "[".repeat(1000), "]".repeat(1000))).expect("write");
+    let test = script(&dir.path().join("t.sh"), "grep -q 7 \"$1\"");
+    let stats = dir.path().join("stats.json");
+    let out = run(hdd().arg("-t").arg(&test).arg(&input).arg("--stats-json").arg(&stats).arg("-q"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(dir.path().join("deep.reduced.json")).expect("result"), "7");
+    let stats: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&stats).expect("stats")).expect("json");
+    let tests = stats["tests"].as_u64().expect("tests");
+    assert!(tests <= 10, "{tests} tests");
+}
