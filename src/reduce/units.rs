@@ -223,6 +223,7 @@ fn hoist_targets(tree: &Tree) -> (Vec<(NodeId, std::ops::Range<u32>)>, Vec<Targe
     let mut hoistable = Vec::new();
     let mut targets = Vec::new();
     let mut nearest = Vec::new();
+    let leaf = Leaves::new(tree);
     for (i, n) in nodes.iter().enumerate() {
         if n.member == 0 || n.slot == 0 || n.is_empty() {
             continue;
@@ -236,10 +237,8 @@ fn hoist_targets(tree: &Tree) -> (Vec<(NodeId, std::ops::Range<u32>)>, Vec<Targe
                 // a leaf (nothing hoisting moves inside it) must also stand
                 // where the node could: elsewhere it is a name, not a value
                 // (a parameter's, a key's, an assignment's target)
-                let leaf =
-                    !nodes[d as usize + 1..c.subtree_end as usize].iter().any(|x| x.member != 0);
                 let fits = slot.accepts(c.kind)
-                    && (!leaf || tree.slot(NodeId(d)).accepts(n.kind))
+                    && (!leaf.is(d) || tree.slot(NodeId(d)).accepts(n.kind))
                     && !c.is_empty()
                     && !c.has(flags::KEPT);
                 if fits && (c.start, c.end) != (n.start, n.end) {
@@ -265,50 +264,76 @@ fn hoist_targets(tree: &Tree) -> (Vec<(NodeId, std::ops::Range<u32>)>, Vec<Targe
             hoistable.push((NodeId(i as u32), first..targets.len() as u32));
         }
     }
-    chain_ends(tree, &mut hoistable, &mut targets);
+    chain_ends(tree, &leaf, &mut hoistable, &mut targets);
     (hoistable, targets)
 }
 
+/// Which nodes have nothing hoisting moves inside them, answered in
+/// constant time (a deep nest would make a scan of each subtree quadratic).
+struct Leaves {
+    /// The first node at or after each id that hoisting moves.
+    next_member: Vec<u32>,
+    subtree_end: Vec<u32>,
+}
+
+impl Leaves {
+    fn new(tree: &Tree) -> Leaves {
+        let nodes = tree.nodes();
+        let mut next_member = vec![NONE; nodes.len() + 1];
+        for i in (0..nodes.len()).rev() {
+            next_member[i] = if nodes[i].member != 0 { i as u32 } else { next_member[i + 1] };
+        }
+        Leaves { next_member, subtree_end: nodes.iter().map(|n| n.subtree_end).collect() }
+    }
+
+    /// Whether nothing inside node `i` (below it) is one hoisting moves.
+    fn is(&self, i: u32) -> bool {
+        let next = self.next_member[i as usize + 1];
+        next == NONE || next >= self.subtree_end[i as usize]
+    }
+}
+
 /// Adds, to each node whose only target leads down a chain of nodes with
-/// one target each (`[[[[1]]]]`, `<a><b><c/></b></a>`), the deepest node
-/// of the chain that fits the node's place, as its first target: a deep
+/// one target each (`[[[[1]]]]`, `<a><b><c/></b></a>`), the end of the
+/// chain, when it fits the node's place, as its first target: a deep
 /// nest goes in one test rather than one per level. (When the deepest
 /// will not do, the direct target is next, as without the chain.)
 fn chain_ends(
     tree: &Tree,
+    leaf: &Leaves,
     hoistable: &mut [(NodeId, std::ops::Range<u32>)],
     targets: &mut Vec<Target>,
 ) {
     // the single target of each node that has one
-    let mut single: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+    let mut single = vec![NONE; tree.len()];
     for (n, r) in hoistable.iter() {
-        if r.len() == 1 {
-            let t = targets[r.start as usize];
-            if t.first == t.last {
-                single.insert(n.0, t.first.0);
-            }
+        let t = targets[r.start as usize];
+        if r.len() == 1 && t.first == t.last {
+            single[n.index()] = t.first.0;
+        }
+    }
+    // the end of the chain below each node, deepest nodes first (a target
+    // comes after its node in preorder), so each chain is walked once
+    let mut end = vec![NONE; tree.len()];
+    for i in (0..tree.len()).rev() {
+        let t = single[i];
+        if t != NONE {
+            end[i] = if end[t as usize] != NONE { end[t as usize] } else { t };
         }
     }
     let mut extra: Vec<(usize, Target)> = Vec::new();
     for (h, (n, _)) in hoistable.iter().enumerate() {
-        let Some(&direct) = single.get(&n.0) else { continue };
-        let slot = tree.slot(*n);
-        let n_kind = tree.node(*n).kind;
-        let mut end = None;
-        let mut at = direct;
-        while let Some(&next) = single.get(&at) {
-            let node = tree.node(NodeId(next));
-            // a leaf must also stand where the node could (see above)
-            let leaf = !tree.nodes()[next as usize + 1..node.subtree_end as usize]
-                .iter()
-                .any(|x| x.member != 0);
-            if slot.accepts(node.kind) && (!leaf || tree.slot(NodeId(next)).accepts(n_kind)) {
-                end = Some(next);
-            }
-            at = next;
+        let (direct, last) = (single[n.index()], end[n.index()]);
+        if direct == NONE || last == direct {
+            continue;
         }
-        if let Some(end) = end {
-            extra.push((h, Target { first: NodeId(end), last: NodeId(end) }));
+        // the end must fit the node's place, and a leaf stand where the
+        // node could (see above)
+        let kind = tree.node(NodeId(last)).kind;
+        if tree.slot(*n).accepts(kind)
+            && (!leaf.is(last) || tree.slot(NodeId(last)).accepts(tree.node(*n).kind))
+        {
+            extra.push((h, Target { first: NodeId(last), last: NodeId(last) }));
         }
     }
     if extra.is_empty() {
