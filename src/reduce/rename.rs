@@ -13,11 +13,10 @@
 //! them, or prints them) fail their one test and stay.
 
 use std::collections::{BTreeMap, HashSet};
-use std::sync::Arc;
 
 use super::groups::declared_names;
 use super::{Proposal, Search, Step, Units};
-use crate::syntax::tree::{flags, Action, KindNames, Tree, TreeBuilder, TreeInfo};
+use crate::syntax::tree::{Action, FlatUnit, Tree};
 use crate::syntax::{Mask, NodeId};
 
 /// Words of two letters that are keywords somewhere (C, C++, JavaScript):
@@ -68,24 +67,15 @@ pub fn view(tree: &Tree) -> Option<Tree> {
         .flat_map(|(k, (_, _, ids))| ids.iter().map(move |&id| (id, k as u16 + 1)))
         .collect();
     tokens.sort();
-    let mut b = TreeBuilder::new(tree.src_arc());
-    b.open(0, flags::NAMED, 0, tree.src().len());
-    for (id, kind) in tokens {
+    let units = tokens.into_iter().map(|(id, kind)| {
         let n = tree.node(id);
-        let t = b.open(kind, flags::NAMED, n.start as usize, n.end as usize);
-        b.node_mut(t).action = Action::Replace(kind - 1);
-        b.close();
-    }
-    b.close();
+        let (start, end) = (n.start as usize, n.end as usize);
+        FlatUnit { kind, start, end, action: Action::Replace(kind - 1) }
+    });
     let mut kinds: Vec<Box<str>> = vec![Box::from("text")];
     kinds.extend(renamed.iter().map(|(_, old, _)| Box::from(String::from_utf8_lossy(old))));
-    let info = TreeInfo {
-        kinds: KindNames::new(kinds),
-        replacements: renamed.into_iter().map(|(new, _, _)| new.into_boxed_slice()).collect(),
-        tokens: false,
-        ..TreeInfo::default()
-    };
-    Some(b.finish(Arc::new(info)))
+    let replacements = renamed.into_iter().map(|(new, _, _)| new.into_boxed_slice()).collect();
+    Some(Tree::flat(tree.src_arc(), kinds, replacements, units))
 }
 
 /// New names, shortest first, none of them a word of the text.
@@ -178,6 +168,7 @@ mod tests {
     use crate::reduce::run;
     use crate::reduce::testing::FnOracle;
     use crate::syntax::Unparser;
+    use std::sync::Arc;
 
     fn parse(lang: &str, src: &str) -> Tree {
         let fe = crate::language::by_name(lang).expect("language").frontend().expect("front-end");

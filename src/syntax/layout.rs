@@ -35,15 +35,14 @@
 //! never glued together.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
-use super::tree::{flags, Action, KindNames, Tree, TreeBuilder, TreeInfo};
+use super::tree::{flags, Action, FlatUnit, Tree};
 use super::unparse::would_glue;
 
 /// The parent of a tree's root.
 const NO_PARENT: u32 = u32::MAX;
 
-const TEXT: u16 = 0;
+/// The kind of the layout view's units (0 is its root).
 const SPACE: u16 = 1;
 
 /// An opening and a closing bracket, as token texts.
@@ -64,6 +63,22 @@ pub struct Rules {
     pub flush: Option<Box<[u8]>>,
 }
 
+impl Rules {
+    /// The bracket `token` opens, if it opens one.
+    fn opened_by(&self, token: &[u8]) -> Option<Open> {
+        let find = |pairs: &[Pair]| pairs.iter().position(|(o, _)| **o == *token);
+        find(&self.blocks).map(Open::Block).or_else(|| find(&self.joined).map(Open::Joined))
+    }
+
+    /// The closing text of `open`.
+    fn closer(&self, open: Open) -> &[u8] {
+        match open {
+            Open::Block(i) => &self.blocks[i].1,
+            Open::Joined(i) => &self.joined[i].1,
+        }
+    }
+}
+
 /// An open bracket, while walking the tokens.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Open {
@@ -80,15 +95,15 @@ pub fn view(tree: &Tree, limit: usize) -> Option<Tree> {
     let rules = tree.info().layout.as_deref()?;
     let src = tree.src();
     let tokens = tokens(tree, rules);
-    let gaps = lay_out(rules, src, &tokens);
+    let gaps = lay_out(rules, src, &tokens, tree.info().operators_glue);
     let len = gaps.iter().fold(src.len(), |len, g| len - (g.end - g.start) + g.text.len());
     if gaps.is_empty() || len > limit {
         return None;
     }
+    // one replacement text per distinct run of whitespace
     let mut texts: Vec<Box<[u8]>> = Vec::new();
     let mut index: HashMap<Vec<u8>, u16> = HashMap::new();
-    let mut b = TreeBuilder::new(tree.src_arc());
-    b.open(TEXT, flags::NAMED, 0, src.len());
+    let mut units = Vec::with_capacity(gaps.len());
     for gap in gaps {
         let action = if gap.text.is_empty() {
             Action::Delete
@@ -100,19 +115,10 @@ pub fn view(tree: &Tree, limit: usize) -> Option<Tree> {
             }
             Action::Replace(i)
         };
-        let id = b.open(SPACE, flags::NAMED, gap.start, gap.end);
-        b.node_mut(id).action = action;
-        b.close();
+        units.push(FlatUnit { kind: SPACE, start: gap.start, end: gap.end, action });
     }
-    b.close();
     let names = ["text", "space"].iter().map(|&n| Box::from(n)).collect();
-    let info = TreeInfo {
-        kinds: KindNames::new(names),
-        replacements: texts,
-        tokens: false,
-        ..Default::default()
-    };
-    Some(b.finish(Arc::new(info)))
+    Some(Tree::flat(tree.src_arc(), names, texts, units))
 }
 
 /// A token: the span of a leaf of the tree, whether it is an extra (a
@@ -139,7 +145,7 @@ fn tokens(tree: &Tree, rules: &Rules) -> Vec<Token> {
         }
         holds_items[i] = first_leaf.is_some_and(|l| {
             let t = &src[nodes[l].start as usize..nodes[l].end as usize];
-            nodes[l].start == n.start && rules.blocks.iter().any(|(o, _)| **o == *t)
+            nodes[l].start == n.start && matches!(rules.opened_by(t), Some(Open::Block(_)))
         });
     }
     // the root holds the file's items
@@ -156,7 +162,8 @@ fn tokens(tree: &Tree, rules: &Rules) -> Vec<Token> {
             // the token, or a node it ends, is an item of a block or the
             // file; a block's own brackets are not its items
             let text = &src[n.start as usize..n.end as usize];
-            let bracket = rules.blocks.iter().any(|(o, c)| **o == *text || **c == *text);
+            let bracket = matches!(rules.opened_by(text), Some(Open::Block(_)))
+                || rules.blocks.iter().any(|(_, c)| **c == *text);
             let mut at = i as u32;
             let mut ends_item = !bracket && holds(n.parent);
             while !ends_item && nodes[at as usize].parent != NO_PARENT {
@@ -182,11 +189,11 @@ struct Gap {
 }
 
 /// The gaps between `tokens` of `src` that `rules` lay out otherwise.
-fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token]) -> Vec<Gap> {
+fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token], operators_glue: bool) -> Vec<Gap> {
     let text = |t: &Token| &src[t.start..t.end];
     let is = |t: &Token, list: &[Box<[u8]>]| list.iter().any(|s| **s == *text(t));
     let starts_flush = |t: &Token| rules.flush.as_deref().is_some_and(|f| text(t).starts_with(f));
-    let opens_block = |t: &Token| rules.blocks.iter().any(|(o, _)| **o == *text(t));
+    let opens = |t: &Token| rules.opened_by(text(t));
     let mut gaps = Vec::new();
     let mut stack: Vec<Open> = Vec::new();
     // whether the current line is a `flush` line (a directive), whose line
@@ -198,7 +205,7 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token]) -> Vec<Gap> {
         let old = &src[from..t.start];
         // the innermost open bracket that `t` closes does not count for
         // `t`'s own line
-        let closes = stack.last().is_some_and(|&o| text(t) == closer(rules, o));
+        let closes = stack.last().is_some_and(|&o| text(t) == rules.closer(o));
         let open = &stack[..stack.len() - usize::from(closes)];
         let new = match prev {
             _ if !old.iter().all(u8::is_ascii_whitespace) => None,
@@ -214,7 +221,10 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token]) -> Vec<Gap> {
                         || t.extra
                         || directive
                         || starts_flush(t)
-                        || (!joined && (closes || p.ends_item || opens_block(&p))));
+                        || (!joined
+                            && (closes
+                                || p.ends_item
+                                || matches!(opens(&p), Some(Open::Block(_))))));
                 if keep_break {
                     let mut new = Vec::new();
                     if !text(&p).ends_with(b"\n") {
@@ -228,11 +238,11 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token]) -> Vec<Gap> {
                     }
                     Some(new)
                 } else {
-                    let after_opener = stack.last().is_some_and(|o| matches!(o, Open::Joined(_)))
-                        && rules.joined.iter().any(|(o, _)| **o == *text(&p));
+                    let after_opener = matches!(stack.last(), Some(Open::Joined(_)))
+                        && opens(&p) == stack.last().copied();
                     let before_closer = closes && matches!(stack.last(), Some(Open::Joined(_)));
                     let tight = after_opener || before_closer || is(t, &rules.tight);
-                    let glue = would_glue(src[p.end - 1], src[t.start], true);
+                    let glue = would_glue(src[p.end - 1], src[t.start], operators_glue);
                     if old.is_empty() || (tight && !glue) {
                         Some(Vec::new())
                     } else {
@@ -250,10 +260,8 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token]) -> Vec<Gap> {
         }
         if closes {
             stack.pop();
-        } else if let Some(i) = rules.blocks.iter().position(|(o, _)| **o == *text(t)) {
-            stack.push(Open::Block(i));
-        } else if let Some(i) = rules.joined.iter().position(|(o, _)| **o == *text(t)) {
-            stack.push(Open::Joined(i));
+        } else if let Some(open) = opens(t) {
+            stack.push(open);
         }
         prev = Some(*t);
     }
@@ -270,18 +278,11 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token]) -> Vec<Gap> {
     gaps
 }
 
-/// The closing bracket of `open`.
-fn closer(rules: &Rules, open: Open) -> &[u8] {
-    match open {
-        Open::Block(i) => &rules.blocks[i].1,
-        Open::Joined(i) => &rules.joined[i].1,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::syntax::Unparser;
+    use std::sync::Arc;
 
     /// `src` in `lang`, laid out: the view's units all switched off.
     fn laid_out(lang: &str, src: &str) -> String {

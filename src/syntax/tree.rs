@@ -216,7 +216,41 @@ pub struct Tree {
     errors: usize,
 }
 
+/// One unit of a [`Tree::flat`] view: its kind, byte span and action.
+#[derive(Clone, Copy, Debug)]
+pub struct FlatUnit {
+    pub kind: u16,
+    pub start: usize,
+    pub end: usize,
+    pub action: Action,
+}
+
 impl Tree {
+    /// A view over `src` whose units stand side by side under one root of
+    /// kind 0, each switched off by its own action: the views of passes
+    /// whose changes are not the language's own (the layout pass's
+    /// whitespace, the renaming pass's names). Its cuts are exact bytes
+    /// (`tokens: false`): the unparser neither spaces nor tidies around
+    /// them. `units` are in source order, none inside another.
+    pub fn flat(
+        src: Arc<[u8]>,
+        kinds: Vec<Box<str>>,
+        replacements: Vec<Box<[u8]>>,
+        units: impl IntoIterator<Item = FlatUnit>,
+    ) -> Tree {
+        let len = src.len();
+        let mut b = TreeBuilder::new(src);
+        b.open(0, flags::NAMED, 0, len);
+        for u in units {
+            let id = b.open(u.kind, flags::NAMED, u.start, u.end);
+            b.node_mut(id).action = u.action;
+            b.close();
+        }
+        b.close();
+        let kinds = KindNames::new(kinds);
+        b.finish(Arc::new(TreeInfo { kinds, replacements, tokens: false, ..TreeInfo::default() }))
+    }
+
     /// A tree from nodes already laid out (preorder, leads computed); for
     /// [`forest`](super::forest), which splices finished trees.
     pub(crate) fn from_parts(
