@@ -59,9 +59,11 @@ fn merge_bindings(merged: &mut Bindings, one: &Bindings, offset: u16, count: usi
     merged.scope.extend(&one.scope);
     merged.call.extend(&one.call);
     merged.same.extend(one.same.iter().map(|&k| k + offset));
-    merged.fixed.extend(
-        one.fixed.iter().filter(|n| !merged.fixed.contains(n)).cloned().collect::<Vec<_>>(),
-    );
+    for name in &one.fixed {
+        if !merged.fixed.contains(name) {
+            merged.fixed.push(name.clone());
+        }
+    }
     merged.declare.resize(end, None);
     merged.scope.resize(end, false);
     merged.call.resize(end, false);

@@ -467,12 +467,14 @@ impl<'f> Builder<'f> {
     /// definitions.
     fn declaration_parts(&mut self, s: &[u8], start: usize, end: usize) {
         let decl = &s[start..end];
-        let is_element = decl.starts_with(b"<!ELEMENT");
-        if !is_element && !decl.starts_with(b"<!ATTLIST") {
-            return;
-        }
+        let keyword: &[u8] = match decl {
+            d if d.starts_with(b"<!ELEMENT") => b"<!ELEMENT",
+            d if d.starts_with(b"<!ATTLIST") => b"<!ATTLIST",
+            _ => return,
+        };
+        let is_element = keyword == b"<!ELEMENT";
         // past the keyword and the element's name
-        let mut i = item_end(s, ws(s, start + b"<!ELEMENT".len()), end);
+        let mut i = item_end(s, ws(s, start + keyword.len()), end);
         i = ws(s, i);
         if is_element {
             if s.get(i) == Some(&b'(') {

@@ -146,7 +146,7 @@ fn the_external_identifier_of_a_doctype_may_go() {
     }
 }
 
-/// `src` with the nodes of `kind` switched off, one set at a time.
+/// `src` with the nodes that read `texts` switched off.
 fn without(src: &str, texts: &[&str]) -> String {
     let tree = parse(src);
     let mut mask = Mask::new(tree.len());
