@@ -274,3 +274,65 @@ fn regression_max_time_stops_the_final_re_check() {
     assert_eq!(survivors(&pids), Vec::<i32>::new());
     assert_eq!(leftovers(dir.path()), Vec::<String>::new());
 }
+
+/// Sends `sig` to the process `pid`.
+fn send(pid: u32, sig: i32) {
+    // SAFETY: sending a signal to our own child.
+    unsafe { libc::kill(pid as i32, sig) };
+}
+
+/// The entries of the directory `dir` (a `TMPDIR`).
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    fs::read_dir(dir).map(|d| d.map(|e| e.expect("entry").path()).collect()).unwrap_or_default()
+}
+
+#[test]
+fn regression_a_second_signal_still_cleans_up() {
+    // tests that ignore SIGTERM and a long --kill-grace: the first Ctrl-C
+    // waits for the grace, a second one must kill them at once, remove
+    // the session directory and keep the result (it used to exit on the
+    // spot and leave both behind)
+    for (first, second, code) in
+        [(libc::SIGINT, libc::SIGINT, 130), (libc::SIGTERM, libc::SIGTERM, 143)]
+    {
+        let dir = scratch();
+        let tmp = dir.path().join("tmp");
+        fs::create_dir(&tmp).expect("mkdir");
+        let input = dir.path().join("bug.c");
+        let text = many_lines();
+        fs::write(&input, &text).expect("write");
+        let pids = dir.path().join("pids");
+        let test = script(
+            &dir.path().join("t.sh"),
+            &format!(
+                "if [ \"$(wc -c < \"$1\")\" -eq {len} ]; then grep -q needle \"$1\"; exit; fi\ntrap '' TERM INT\necho $$ >> {pids}\nexec sleep 30",
+                pids = pids.display(),
+                len = text.len()
+            ),
+        );
+        let child = hdd()
+            .arg("-t")
+            .arg(&test)
+            .arg(&input)
+            .args(["-j2", "--kill-grace", "60s"])
+            .env("TMPDIR", &tmp)
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        wait_for("tests in flight", Duration::from_secs(30), || {
+            fs::read_to_string(&pids).is_ok_and(|p| p.lines().count() >= 2)
+        });
+        send(child.id(), first);
+        std::thread::sleep(Duration::from_millis(300));
+        send(child.id(), second);
+        let stopped = Instant::now();
+        let out = child.wait_with_output().expect("wait");
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(code), "{err}");
+        assert!(stopped.elapsed() < Duration::from_secs(10), "took {:?}", stopped.elapsed());
+        assert_eq!(fs::read_to_string(dir.path().join("bug.reduced.c")).expect("result"), text);
+        assert_eq!(entries(&tmp), Vec::<PathBuf>::new(), "{err}");
+        assert_eq!(survivors(&pids), Vec::<i32>::new(), "{err}");
+        assert_eq!(leftovers(dir.path()), Vec::<String>::new(), "{err}");
+    }
+}
