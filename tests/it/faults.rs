@@ -336,3 +336,84 @@ fn regression_a_second_signal_still_cleans_up() {
         assert_eq!(leftovers(dir.path()), Vec::<String>::new(), "{err}");
     }
 }
+
+/// A JSON array of `n` small objects (15 MB for 100 000) with a needle at
+/// its end: seconds to parse.
+fn big_json(n: usize) -> String {
+    let mut text = String::from("[\n");
+    for i in 0..n {
+        text.push_str(&format!(
+            " {{\"id\": {i}, \"name\": \"item{i}\", \"tags\": [\"a\", \"b\", \"c\"], \"nested\": {{\"x\": {i}, \"y\": [1, 2, 3]}}}},\n"
+        ));
+    }
+    text.push_str(" \"needle\"\n]\n");
+    text
+}
+
+#[test]
+fn regression_max_time_stops_a_parse_in_progress() {
+    // the parse of the input (and the guard's) used to complete first:
+    // 8 s on 15 MB for a 1 s deadline
+    let dir = scratch();
+    let tmp = dir.path().join("tmp");
+    fs::create_dir(&tmp).expect("mkdir");
+    let input = dir.path().join("big.json");
+    let text = big_json(100_000);
+    fs::write(&input, &text).expect("write");
+    let test = script(&dir.path().join("t.sh"), "grep -q needle \"$1\"");
+    let started = Instant::now();
+    let out = run(hdd()
+        .arg("-t")
+        .arg(&test)
+        .arg(&input)
+        .args(["-j1", "--max-time", "1s"])
+        .env("TMPDIR", &tmp));
+    let took = started.elapsed();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(took < Duration::from_secs(5), "took {took:?}: {err}");
+    assert!(fs::read_to_string(dir.path().join("big.reduced.json")).expect("result") == text);
+    assert_eq!(entries(&tmp), Vec::<PathBuf>::new(), "{err}");
+    assert_eq!(leftovers(dir.path()), Vec::<String>::new(), "{err}");
+}
+
+#[test]
+fn regression_a_signal_stops_a_parse_in_progress() {
+    // a signal right after the check of the original, while the input is
+    // parsed: it used to wait for the parses (8 s on 15 MB)
+    let dir = scratch();
+    let input = dir.path().join("big.json");
+    let text = big_json(100_000);
+    fs::write(&input, &text).expect("write");
+    for (sig, code) in [(libc::SIGINT, 130), (libc::SIGHUP, 129)] {
+        let tmp = dir.path().join("tmp");
+        fs::create_dir(&tmp).expect("mkdir");
+        let checked = dir.path().join("checked");
+        let test = script(
+            &dir.path().join("t.sh"),
+            &format!("grep -q needle \"$1\" && touch {}", checked.display()),
+        );
+        let child = hdd()
+            .arg("-t")
+            .arg(&test)
+            .arg(&input)
+            .args(["-j1"])
+            .env("TMPDIR", &tmp)
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        wait_for("the check of the original", Duration::from_secs(30), || checked.exists());
+        std::thread::sleep(Duration::from_millis(200));
+        send(child.id(), sig);
+        let stopped = Instant::now();
+        let out = child.wait_with_output().expect("wait");
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(code), "{err}");
+        assert!(stopped.elapsed() < Duration::from_secs(5), "took {:?}", stopped.elapsed());
+        assert!(fs::read_to_string(dir.path().join("big.reduced.json")).expect("result") == text);
+        assert_eq!(entries(&tmp), Vec::<PathBuf>::new(), "{err}");
+        assert_eq!(leftovers(dir.path()), Vec::<String>::new(), "{err}");
+        fs::remove_dir(&tmp).expect("rmdir");
+        fs::remove_file(&checked).expect("rm");
+    }
+}
