@@ -417,3 +417,30 @@ fn regression_a_signal_stops_a_parse_in_progress() {
         fs::remove_file(&checked).expect("rm");
     }
 }
+
+#[test]
+fn regression_a_directory_deeper_than_path_max_gets_its_result() {
+    // input, test and output 22 directories of 200 characters deep, run
+    // with relative paths from there: the test's absolute path and the
+    // temp file's were longer than PATH_MAX (exit 1, "File name too long")
+    let dir = scratch();
+    let tmp = dir.path().join("tmp");
+    fs::create_dir(&tmp).expect("mkdir");
+    let sh =         "c=$(printf 'd%.0s' $(seq 200))\nfor i in $(seq 22); do mkdir $c && cd -P $c || exit 99; done\n\
+         printf 'int a;\\nint needle;\\n' > bug.c\nprintf '#!/bin/sh\\ngrep -q needle \"$1\"\\n' > t.sh\nchmod +x t.sh\n\
+         \"$HDD\" -q -t ./t.sh bug.c --stats-json s.json; echo \"exit $?\"\n\
+         \"$HDD\" -q -t ./t.sh bug.c --in-place; echo \"exit $?\"\nls -A; cat bug.c bug.reduced.c";
+    let out = run(std::process::Command::new("/bin/sh")
+        .args(["-c", sh])
+        .current_dir(dir.path())
+        .env("HDD", env!("CARGO_BIN_EXE_hdd"))
+        .env("TMPDIR", &tmp));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text,
+        "exit 0\nexit 0\nbug.c\nbug.c.orig\nbug.reduced.c\ns.json\nt.sh\nneedle;\nneedle;\n",
+        "{}",
+        stderr(&out).replace(&"d".repeat(200), "D")
+    );
+    assert_eq!(entries(&tmp), Vec::<PathBuf>::new());
+}
