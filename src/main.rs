@@ -30,8 +30,21 @@ fn dump_tree(args: &Args) -> anyhow::Result<u8> {
         return Err(hdd::app::error::Fatal::usage("--dump-tree takes one file"));
     }
     let lang = args.language()?;
-    let text = session::dump_tree(args.file(), lang)?;
-    match std::io::stdout().lock().write_all(text.as_bytes()) {
+    let stop = Stop::install()?;
+    let text = session::dump_tree(args.file(), lang, &stop)?;
+    // in pieces, so that a signal stops a write to a slow reader
+    let mut out = std::io::stdout().lock();
+    for piece in text.as_bytes().chunks(1 << 16) {
+        if let Some(s) = stop.signal() {
+            return Ok((128 + s).clamp(0, 255) as u8);
+        }
+        match out.write_all(piece) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(exit::OK),
+            Err(e) => return Err(anyhow::anyhow!("cannot write the tree: {e}")),
+            Ok(()) => {}
+        }
+    }
+    match out.flush() {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             Err(anyhow::anyhow!("cannot write the tree: {e}"))
         }

@@ -441,8 +441,36 @@ fn resolve_test(test: &Path) -> Result<PathBuf> {
             path.display()
         )));
     }
-    std::path::absolute(&path)
-        .map_err(|e| Fatal::usage(format!("cannot resolve the test {}: {e}", path.display())))
+    let absolute = std::path::absolute(&path)
+        .map_err(|e| Fatal::usage(format!("cannot resolve the test {}: {e}", path.display())))?;
+    if absolute.as_os_str().len() < libc::PATH_MAX as usize {
+        return Ok(absolute);
+    }
+    through_dir_fd(&path)
+}
+
+/// A test whose absolute path is too long to run (deeper than `PATH_MAX`):
+/// reached through a descriptor of its directory, `/proc/self/fd/N/NAME`,
+/// which every test process inherits. The descriptor stays open for the
+/// whole run (hdd is one run per process).
+fn through_dir_fd(path: &Path) -> Result<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    let cannot = |e: std::io::Error| {
+        Fatal::usage(format!("cannot reach the test {} by a shorter path: {e}", path.display()))
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path.file_name().ok_or_else(|| cannot(std::io::ErrorKind::InvalidInput.into()))?;
+    let c_dir = std::ffi::CString::new(dir.as_os_str().as_bytes())
+        .map_err(|_| cannot(std::io::ErrorKind::InvalidInput.into()))?;
+    // SAFETY: a valid C string; no O_CLOEXEC on purpose, the tests inherit it.
+    let fd = unsafe { libc::open(c_dir.as_ptr(), libc::O_PATH | libc::O_DIRECTORY) };
+    if fd < 0 {
+        return Err(cannot(std::io::Error::last_os_error()));
+    }
+    Ok(Path::new(&format!("/proc/self/fd/{fd}")).join(name))
 }
 
 #[cfg(test)]

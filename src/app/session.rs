@@ -24,7 +24,7 @@ use super::output::{Claim, DirOutput, Output};
 use super::progress::Progress;
 use super::set::FileSet;
 use crate::language::forest::Forest;
-use crate::language::{self, Frontend, LangInfo, OrderData};
+use crate::language::{self, Frontend, Interrupt, LangInfo, OrderData};
 use crate::oracle::guard::Guard;
 use crate::oracle::runner::{Layout, Outcome, Runner, Spec};
 use crate::oracle::stats::Stats;
@@ -133,7 +133,12 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     let deadline = config.max_time.map(|t| began + t);
     // a second run writing the same output is refused before any test
     let _claim = Claim::take(&config.output)?;
-    let Subject { input, frontend, text, layout, separators } = Subject::new(config)?;
+    let Subject { input, mut frontend, mut text, layout, separators } = Subject::new(config)?;
+    // a parse of megabytes takes seconds: a signal or the deadline ends it
+    frontend.set_interrupt(interrupt(&stop));
+    if let Some(t) = &mut text {
+        t.set_interrupt(interrupt(&stop));
+    }
     let spec = Spec {
         test: config.test.clone(),
         layout: layout.clone(),
@@ -186,6 +191,7 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     };
     let mut sink = Saving { output: &output, progress: &progress };
     let mut bench = Bench {
+        stop: &stop,
         frontend: &*frontend,
         text: text.as_deref(),
         tree: tree.clone(),
@@ -284,6 +290,9 @@ impl Sink for Saving<'_> {
 
 /// The plan's [`Host`]: parses of the current best, and the evaluator.
 struct Bench<'a> {
+    /// A stopped run gets no more views (a parse that gave up is no tree
+    /// to search, and a search would stop at its first candidate anyway).
+    stop: &'a Stop,
     frontend: &'a dyn Frontend,
     /// The plain-text front-end, for the token pass.
     text: Option<&'a dyn Frontend>,
@@ -307,6 +316,23 @@ impl Bench<'_> {
 
 impl Host for Bench<'_> {
     fn view(&mut self, view: View) -> Option<Arc<Tree>> {
+        if self.stop.is_set() {
+            return None;
+        }
+        let tree = self.make_view(view)?;
+        // the parse may have given up on a signal or the deadline
+        (!self.stop.is_set()).then_some(tree)
+    }
+
+    fn oracle(&mut self, phase: Phase) -> &mut dyn Oracle {
+        self.ev.stats_mut().start_pass(phase);
+        self.ev.set_guarded(phase != Phase::CutThrough);
+        &mut self.ev
+    }
+}
+
+impl Bench<'_> {
+    fn make_view(&mut self, view: View) -> Option<Arc<Tree>> {
         let tree = match view {
             View::Language => {
                 self.reparse();
@@ -330,12 +356,22 @@ impl Host for Bench<'_> {
         self.ev.set_tree(tree.clone());
         Some(tree)
     }
+}
 
-    fn oracle(&mut self, phase: Phase) -> &mut dyn Oracle {
-        self.ev.stats_mut().start_pass(phase);
-        self.ev.set_guarded(phase != Phase::CutThrough);
-        &mut self.ev
-    }
+/// What makes the parses of a run give up: its stop.
+fn interrupt(stop: &Arc<Stop>) -> Interrupt {
+    let stop = stop.clone();
+    Interrupt::new(move || stop.is_set())
+}
+
+/// The error of a run a signal stopped before it had a result: 128 + the
+/// signal, as for a run it stops later.
+fn interrupted(stop: &Stop, while_: &str) -> anyhow::Error {
+    let signal = stop.signal().unwrap_or(libc::SIGINT);
+    anyhow::Error::new(Fatal {
+        code: (128 + signal).clamp(0, 255) as u8,
+        message: format!("interrupted while {while_}"),
+    })
 }
 
 /// Runs the test on the original; an uninteresting original is an error with
@@ -347,11 +383,7 @@ fn check_original(runner: &Runner, config: &Config, input: &[u8]) -> Result<()> 
     }
     if report.outcome == Outcome::Cancelled {
         // each signal its own code, as for a run it stops later
-        let signal = runner.stop().signal().unwrap_or(libc::SIGINT);
-        return Err(anyhow::Error::new(Fatal {
-            code: (128 + signal).clamp(0, 255) as u8,
-            message: "interrupted while checking the original input".into(),
-        }));
+        return Err(interrupted(runner.stop(), "checking the original input"));
     }
     let mut msg = format!(
         "the test does not find the original input interesting: {} {} on {} (interesting means exit code 0)",
@@ -410,14 +442,25 @@ fn shell_quote(s: &str) -> String {
     }
 }
 
-/// `--dump-tree`: the parsed tree with kinds, spans, actions and units.
-pub fn dump_tree(path: &Path, lang: &LangInfo) -> Result<String> {
+/// `--dump-tree`: the parsed tree with kinds, spans, actions and units. A
+/// signal stops the parse and the formatting (the tree of a file of
+/// megabytes takes seconds).
+pub fn dump_tree(path: &Path, lang: &LangInfo, stop: &Arc<Stop>) -> Result<String> {
     let input = read_input(path)?;
-    let frontend = lang.frontend()?;
+    let mut frontend = lang.frontend()?;
+    frontend.set_interrupt(interrupt(stop));
     let tree = frontend.parse(Arc::from(input));
+    if stop.is_set() {
+        return Err(interrupted(stop, "parsing"));
+    }
     let units = Units::new(&tree);
-    let mut out = String::new();
-    dump::dump(&tree, &mut out, &|id| units.is_unit(id)).context("cannot format the tree")?;
+    let mut out = Stoppable { out: String::new(), stop };
+    let dumped = dump::dump(&tree, &mut out, &|id| units.is_unit(id));
+    if stop.is_set() {
+        return Err(interrupted(stop, "formatting the tree"));
+    }
+    dumped.context("cannot format the tree")?;
+    let mut out = out.out;
     out.push_str(&format!(
         "# {} nodes, {} units on {} levels, {} syntax errors\n",
         tree.len(),
@@ -426,4 +469,20 @@ pub fn dump_tree(path: &Path, lang: &LangInfo) -> Result<String> {
         tree.error_count()
     ));
     Ok(out)
+}
+
+/// A string that refuses more text once the run must stop.
+struct Stoppable<'s> {
+    out: String,
+    stop: &'s Stop,
+}
+
+impl std::fmt::Write for Stoppable<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        if self.stop.is_set() {
+            return Err(std::fmt::Error);
+        }
+        self.out.push_str(s);
+        Ok(())
+    }
 }

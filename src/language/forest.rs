@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use anyhow::Result;
 
-use super::{Frontend, GuardBase, LangInfo, OrderData};
+use super::{Frontend, GuardBase, Interrupt, LangInfo, OrderData};
 use crate::syntax::forest;
 use crate::syntax::tree::Tree;
 
@@ -126,6 +126,12 @@ impl Frontend for Forest {
             })
             .collect();
         (self.total(files.iter().map(|f| f.errors)), Some(Box::new(Base { files })))
+    }
+
+    fn set_interrupt(&mut self, interrupt: Interrupt) {
+        for fe in &mut self.frontends {
+            fe.set_interrupt(interrupt.clone());
+        }
     }
 }
 

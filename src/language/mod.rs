@@ -58,6 +58,47 @@ pub trait Frontend: Send + Sync + fmt::Debug {
     fn syntax_errors_from(&self, _base: &GuardBase, text: &[u8]) -> (usize, Option<GuardBase>) {
         (self.syntax_errors(text), None)
     }
+
+    /// Makes every later parse give up once `interrupt` is set (a signal,
+    /// `--max-time`); the default front-end, quick on any input, ignores it.
+    fn set_interrupt(&mut self, _interrupt: Interrupt) {}
+}
+
+/// Whether a parse in progress should give up: parsing and building the
+/// tree of a file of megabytes takes seconds, and a signal must not wait
+/// for them. A parse that gives up returns a single node, as a parser that
+/// returns nothing does (parsing never fails), and counts
+/// [`usize::MAX`] syntax errors; whoever set the interrupt knows to throw
+/// those away.
+#[derive(Clone, Default)]
+pub struct Interrupt(Option<Arc<dyn Fn() -> bool + Send + Sync>>);
+
+impl Interrupt {
+    /// Parses give up once `is_set` holds.
+    pub fn new(is_set: impl Fn() -> bool + Send + Sync + 'static) -> Interrupt {
+        Interrupt(Some(Arc::new(is_set)))
+    }
+
+    /// Whether the parse in progress should give up.
+    pub fn is_set(&self) -> bool {
+        self.0.as_ref().is_some_and(|f| f())
+    }
+}
+
+impl fmt::Debug for Interrupt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() { "Interrupt(set)" } else { "Interrupt(none)" })
+    }
+}
+
+/// How often (in nodes or events) a tree builder asks its [`Interrupt`].
+pub(crate) const INTERRUPT_EVERY: usize = 1 << 14;
+
+/// The tree of a parse that gave up or had nothing: one node over `src`.
+pub(crate) fn whole(src: Arc<[u8]>, kind: u16, info: Arc<crate::syntax::tree::TreeInfo>) -> Tree {
+    let mut b = crate::syntax::tree::TreeBuilder::new(src.clone());
+    b.open(kind, crate::syntax::tree::flags::NAMED, 0, src.len());
+    b.finish(info)
 }
 
 /// What a front-end keeps of a parse for [`Frontend::syntax_errors_from`].

@@ -225,10 +225,16 @@ impl Tree {
     }
 
     /// Ends every process of the run: SIGTERM first, and SIGKILL to what is
-    /// left after `grace` (at once if `grace` is zero); returns as soon as
-    /// nothing is left. The run's child is not reaped here (the runner waits
-    /// for it); `child_done` tells whether it has exited and been reaped.
-    pub fn end(&self, grace: Duration, child_done: &mut dyn FnMut() -> bool) {
+    /// left after `grace` (at once if `grace` is zero, or as soon as `hurry`
+    /// holds); returns as soon as nothing is left. The run's child is not
+    /// reaped here (the runner waits for it); `child_done` tells whether it
+    /// has exited and been reaped.
+    pub fn end(
+        &self,
+        grace: Duration,
+        hurry: &dyn Fn() -> bool,
+        child_done: &mut dyn FnMut() -> bool,
+    ) {
         let child = |done: bool| (!done).then_some(self.pgid);
         let procs = table();
         // orphans that exited on their own since the last run ended
@@ -237,11 +243,11 @@ impl Tree {
         if left.is_empty() {
             return;
         }
-        if !grace.is_zero() {
+        if !grace.is_zero() && !hurry() {
             self.signal_all(&left, libc::SIGTERM);
             let until = Instant::now() + grace;
             let mut nap = Duration::from_millis(1);
-            while Instant::now() < until {
+            while Instant::now() < until && !hurry() {
                 std::thread::sleep(nap.min(until.saturating_duration_since(Instant::now())));
                 nap = (nap * 2).min(Duration::from_millis(20));
                 left = members(&self.entry, child(child_done()));
@@ -332,7 +338,7 @@ mod tests {
         let found = members(&entry, Some(sh.id() as i32));
         assert!(found.contains(&sleep) && found.contains(&(sh.id() as i32)), "{found:?}");
         let tree = Tree::new(&value, sh.id() as i32);
-        tree.end(Duration::ZERO, &mut || false);
+        tree.end(Duration::ZERO, &|| false, &mut || false);
         let status = sh.wait().expect("wait");
         assert!(!status.success());
         let gone = |pid: i32| {

@@ -373,7 +373,7 @@ impl Runner {
                 break Outcome::Cancelled;
             }
             if let Some(status) = child.try_wait().context("cannot wait for the test")? {
-                tree.end(self.spec.grace, &mut || true);
+                tree.end(self.spec.grace, &|| self.stop.hurried(), &mut || true);
                 return Ok(outcome_of(status));
             }
             let now = Instant::now();
@@ -400,7 +400,9 @@ impl Runner {
                 }
             }
         };
-        tree.end(self.spec.grace, &mut || child.try_wait().is_ok_and(|s| s.is_some()));
+        tree.end(self.spec.grace, &|| self.stop.hurried(), &mut || {
+            child.try_wait().is_ok_and(|s| s.is_some())
+        });
         let _ = child.wait();
         Ok(outcome)
     }

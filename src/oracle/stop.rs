@@ -4,6 +4,11 @@
 //! Both are a flag and a [`Wake`] pipe: setting the flag makes the pipe
 //! readable, so a runner waiting in `poll` on its test wakes at once
 //! instead of at its next timeout.
+//!
+//! A second signal does not exit on the spot (that would leave the tests
+//! and the session directory behind): it makes the stop [hurried](Stop::hurried),
+//! and tests still running are killed without `--kill-grace`; hdd then
+//! cleans up and exits as after the first. Only `main` exits.
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -50,6 +55,8 @@ impl Wake {
 #[derive(Debug)]
 pub struct Stop {
     signal: Arc<AtomicUsize>,
+    /// How many signals arrived.
+    signals: Arc<AtomicUsize>,
     timed_out: AtomicBool,
     wake: Option<Wake>,
 }
@@ -59,27 +66,32 @@ impl Stop {
     pub fn install() -> Result<Arc<Stop>> {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
         let signal = Arc::new(AtomicUsize::new(0));
+        let signals = Arc::new(AtomicUsize::new(0));
         let wake = Wake::new().context("cannot create a pipe")?;
-        // a second signal ends hdd at once, in case the first goes unheard
-        let second = Arc::new(AtomicBool::new(false));
         for sig in [SIGINT, SIGTERM, SIGHUP] {
-            signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, second.clone())
-                .context("cannot install a signal handler")?;
-            signal_hook::flag::register(sig, second.clone())
-                .context("cannot install a signal handler")?;
+            let count = signals.clone();
+            // SAFETY: the handler only adds to an atomic, which is
+            // async-signal-safe.
+            unsafe {
+                signal_hook::low_level::register(sig, move || {
+                    count.fetch_add(1, Ordering::SeqCst);
+                })
+            }
+            .context("cannot install a signal handler")?;
             signal_hook::flag::register_usize(sig, signal.clone(), sig as usize)
                 .context("cannot install a signal handler")?;
             let w = wake.write.try_clone().context("cannot duplicate a pipe")?;
             signal_hook::low_level::pipe::register(sig, w)
                 .context("cannot install a signal handler")?;
         }
-        Ok(Arc::new(Stop { signal, timed_out: AtomicBool::new(false), wake: Some(wake) }))
+        Ok(Arc::new(Stop { signal, signals, timed_out: AtomicBool::new(false), wake: Some(wake) }))
     }
 
     /// A stop that only `--max-time` ([`Stop::time_up`]) can set (for tests).
     pub fn manual() -> Arc<Stop> {
         Arc::new(Stop {
             signal: Arc::new(AtomicUsize::new(0)),
+            signals: Arc::new(AtomicUsize::new(0)),
             timed_out: AtomicBool::new(false),
             wake: Wake::new().ok(),
         })
@@ -91,6 +103,12 @@ impl Stop {
             0 => None,
             s => Some(s as i32),
         }
+    }
+
+    /// Whether a second signal came: stop without grace, killing tests
+    /// at once.
+    pub fn hurried(&self) -> bool {
+        self.signals.load(Ordering::SeqCst) >= 2
     }
 
     /// Whether the run must stop now.

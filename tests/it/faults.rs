@@ -274,3 +274,173 @@ fn regression_max_time_stops_the_final_re_check() {
     assert_eq!(survivors(&pids), Vec::<i32>::new());
     assert_eq!(leftovers(dir.path()), Vec::<String>::new());
 }
+
+/// Sends `sig` to the process `pid`.
+fn send(pid: u32, sig: i32) {
+    // SAFETY: sending a signal to our own child.
+    unsafe { libc::kill(pid as i32, sig) };
+}
+
+/// The entries of the directory `dir` (a `TMPDIR`).
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    fs::read_dir(dir).map(|d| d.map(|e| e.expect("entry").path()).collect()).unwrap_or_default()
+}
+
+#[test]
+fn regression_a_second_signal_still_cleans_up() {
+    // tests that ignore SIGTERM and a long --kill-grace: the first Ctrl-C
+    // waits for the grace, a second one must kill them at once, remove
+    // the session directory and keep the result (it used to exit on the
+    // spot and leave both behind)
+    for (first, second, code) in
+        [(libc::SIGINT, libc::SIGINT, 130), (libc::SIGTERM, libc::SIGTERM, 143)]
+    {
+        let dir = scratch();
+        let tmp = dir.path().join("tmp");
+        fs::create_dir(&tmp).expect("mkdir");
+        let input = dir.path().join("bug.c");
+        let text = many_lines();
+        fs::write(&input, &text).expect("write");
+        let pids = dir.path().join("pids");
+        let test = script(
+            &dir.path().join("t.sh"),
+            &format!(
+                "if [ \"$(wc -c < \"$1\")\" -eq {len} ]; then grep -q needle \"$1\"; exit; fi\ntrap '' TERM INT\necho $$ >> {pids}\nexec sleep 30",
+                pids = pids.display(),
+                len = text.len()
+            ),
+        );
+        let child = hdd()
+            .arg("-t")
+            .arg(&test)
+            .arg(&input)
+            .args(["-j2", "--kill-grace", "60s"])
+            .env("TMPDIR", &tmp)
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        wait_for("tests in flight", Duration::from_secs(30), || {
+            fs::read_to_string(&pids).is_ok_and(|p| p.lines().count() >= 2)
+        });
+        send(child.id(), first);
+        std::thread::sleep(Duration::from_millis(300));
+        send(child.id(), second);
+        let stopped = Instant::now();
+        let out = child.wait_with_output().expect("wait");
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(code), "{err}");
+        assert!(stopped.elapsed() < Duration::from_secs(10), "took {:?}", stopped.elapsed());
+        assert_eq!(fs::read_to_string(dir.path().join("bug.reduced.c")).expect("result"), text);
+        assert_eq!(entries(&tmp), Vec::<PathBuf>::new(), "{err}");
+        assert_eq!(survivors(&pids), Vec::<i32>::new(), "{err}");
+        assert_eq!(leftovers(dir.path()), Vec::<String>::new(), "{err}");
+    }
+}
+
+/// A JSON array of `n` small objects (15 MB for 100 000) with a needle at
+/// its end: seconds to parse.
+fn big_json(n: usize) -> String {
+    let mut text = String::from("[\n");
+    for i in 0..n {
+        text.push_str(&format!(
+            " {{\"id\": {i}, \"name\": \"item{i}\", \"tags\": [\"a\", \"b\", \"c\"], \"nested\": {{\"x\": {i}, \"y\": [1, 2, 3]}}}},\n"
+        ));
+    }
+    text.push_str(" \"needle\"\n]\n");
+    text
+}
+
+#[test]
+fn regression_max_time_stops_a_parse_in_progress() {
+    // the parse of the input (and the guard's) used to complete first:
+    // 8 s on 15 MB for a 1 s deadline
+    let dir = scratch();
+    let tmp = dir.path().join("tmp");
+    fs::create_dir(&tmp).expect("mkdir");
+    let input = dir.path().join("big.json");
+    let text = big_json(100_000);
+    fs::write(&input, &text).expect("write");
+    let test = script(&dir.path().join("t.sh"), "grep -q needle \"$1\"");
+    let started = Instant::now();
+    let out = run(hdd()
+        .arg("-t")
+        .arg(&test)
+        .arg(&input)
+        .args(["-j1", "--max-time", "1s"])
+        .env("TMPDIR", &tmp));
+    let took = started.elapsed();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(took < Duration::from_secs(5), "took {took:?}: {err}");
+    assert!(fs::read_to_string(dir.path().join("big.reduced.json")).expect("result") == text);
+    assert_eq!(entries(&tmp), Vec::<PathBuf>::new(), "{err}");
+    assert_eq!(leftovers(dir.path()), Vec::<String>::new(), "{err}");
+}
+
+#[test]
+fn regression_a_signal_stops_a_parse_in_progress() {
+    // a signal right after the check of the original, while the input is
+    // parsed: it used to wait for the parses (8 s on 15 MB)
+    let dir = scratch();
+    let input = dir.path().join("big.json");
+    let text = big_json(100_000);
+    fs::write(&input, &text).expect("write");
+    for (sig, code) in [(libc::SIGINT, 130), (libc::SIGHUP, 129)] {
+        let tmp = dir.path().join("tmp");
+        fs::create_dir(&tmp).expect("mkdir");
+        let checked = dir.path().join("checked");
+        let test = script(
+            &dir.path().join("t.sh"),
+            &format!("grep -q needle \"$1\" && touch {}", checked.display()),
+        );
+        let child = hdd()
+            .arg("-t")
+            .arg(&test)
+            .arg(&input)
+            .args(["-j1"])
+            .env("TMPDIR", &tmp)
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        wait_for("the check of the original", Duration::from_secs(30), || checked.exists());
+        std::thread::sleep(Duration::from_millis(200));
+        send(child.id(), sig);
+        let stopped = Instant::now();
+        let out = child.wait_with_output().expect("wait");
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(code), "{err}");
+        assert!(stopped.elapsed() < Duration::from_secs(5), "took {:?}", stopped.elapsed());
+        assert!(fs::read_to_string(dir.path().join("big.reduced.json")).expect("result") == text);
+        assert_eq!(entries(&tmp), Vec::<PathBuf>::new(), "{err}");
+        assert_eq!(leftovers(dir.path()), Vec::<String>::new(), "{err}");
+        fs::remove_dir(&tmp).expect("rmdir");
+        fs::remove_file(&checked).expect("rm");
+    }
+}
+
+#[test]
+fn regression_a_directory_deeper_than_path_max_gets_its_result() {
+    // input, test and output 22 directories of 200 characters deep, run
+    // with relative paths from there: the test's absolute path and the
+    // temp file's were longer than PATH_MAX (exit 1, "File name too long")
+    let dir = scratch();
+    let tmp = dir.path().join("tmp");
+    fs::create_dir(&tmp).expect("mkdir");
+    let sh =         "c=$(printf 'd%.0s' $(seq 200))\nfor i in $(seq 22); do mkdir $c && cd -P $c || exit 99; done\n\
+         printf 'int a;\\nint needle;\\n' > bug.c\nprintf '#!/bin/sh\\ngrep -q needle \"$1\"\\n' > t.sh\nchmod +x t.sh\n\
+         \"$HDD\" -q -t ./t.sh bug.c --stats-json s.json; echo \"exit $?\"\n\
+         \"$HDD\" -q -t ./t.sh bug.c --in-place; echo \"exit $?\"\nls -A; cat bug.c bug.reduced.c";
+    let out = run(std::process::Command::new("/bin/sh")
+        .args(["-c", sh])
+        .current_dir(dir.path())
+        .env("HDD", env!("CARGO_BIN_EXE_hdd"))
+        .env("TMPDIR", &tmp));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text,
+        "exit 0\nexit 0\nbug.c\nbug.c.orig\nbug.reduced.c\ns.json\nt.sh\nneedle;\nneedle;\n",
+        "{}",
+        stderr(&out).replace(&"d".repeat(200), "D")
+    );
+    assert_eq!(entries(&tmp), Vec::<PathBuf>::new());
+}

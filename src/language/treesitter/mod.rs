@@ -12,11 +12,13 @@
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use tree_sitter::{Language, Parser};
+use std::ops::ControlFlow;
+
+use tree_sitter::{Language, ParseOptions, ParseState, Parser};
 
 use super::grammar::{GrammarData, OrderData};
 use super::tables::Tables;
-use super::{Frontend, GuardBase, LangInfo};
+use super::{whole, Frontend, GuardBase, Interrupt, LangInfo, INTERRUPT_EVERY};
 use crate::syntax::tree::{flags, roles, Action, Node, Tree, TreeBuilder, TreeInfo, ERROR_KIND};
 
 mod incremental;
@@ -44,6 +46,8 @@ struct TreeSitterFrontend {
     tables: Tables,
     places: Places,
     info: Arc<TreeInfo>,
+    /// Parses give up when it is set.
+    interrupt: Interrupt,
 }
 
 impl TreeSitterFrontend {
@@ -54,13 +58,33 @@ impl TreeSitterFrontend {
         let tables = Tables::compile(data, &grammar)?;
         let places = grammar.places(&tables)?;
         let info = Arc::new(tables.tree_info(grammar.names(), places.slot_infos.clone()));
-        Ok(TreeSitterFrontend { language, tables, places, info })
+        Ok(TreeSitterFrontend { language, tables, places, info, interrupt: Interrupt::default() })
     }
 
     fn parser(&self) -> Option<Parser> {
         let mut parser = Parser::new();
         parser.set_language(&self.language).ok()?;
         Some(parser)
+    }
+
+    /// Parses `src` (from `old`, edited to it, if given); `None` if the
+    /// parse gave up on the interrupt.
+    fn ts_parse(&self, src: &[u8], old: Option<&tree_sitter::Tree>) -> Option<tree_sitter::Tree> {
+        let mut parser = self.parser()?;
+        let len = src.len();
+        let mut progress = |_: &ParseState| {
+            if self.interrupt.is_set() {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let options = ParseOptions::new().progress_callback(&mut progress);
+        parser.parse_with_options(
+            &mut |i, _| if i < len { &src[i..] } else { &[] },
+            old,
+            Some(options),
+        )
     }
 
     /// Flags, slot and action of a node, given its parent and field.
@@ -155,15 +179,18 @@ impl TreeSitterFrontend {
 impl Frontend for TreeSitterFrontend {
     fn parse(&self, src: Arc<[u8]>) -> Tree {
         let mut b = TreeBuilder::new(src.clone());
-        let parsed = self.parser().and_then(|mut p| p.parse(&src, None));
-        let Some(ts) = parsed else {
-            // only a cancelled or misconfigured parser returns nothing; keep the
-            // input whole rather than fail
-            b.open(0, flags::NAMED, 0, src.len());
-            return b.finish(self.info.clone());
+        let Some(ts) = self.ts_parse(&src, None) else {
+            // only an interrupted or misconfigured parser returns nothing;
+            // keep the input whole rather than fail
+            return whole(src, 0, self.info.clone());
         };
         let mut cursor = ts.walk();
+        let mut built = 0usize;
         loop {
+            built += 1;
+            if built.is_multiple_of(INTERRUPT_EVERY) && self.interrupt.is_set() {
+                return whole(src, 0, self.info.clone());
+            }
             let node = cursor.node();
             let field = cursor.field_id().map_or(0, |f| f.get());
             let parent = b.current().map(|p| b.node(p).clone());
@@ -204,14 +231,14 @@ impl Frontend for TreeSitterFrontend {
     }
 
     fn syntax_errors(&self, src: &[u8]) -> usize {
-        match self.parser().and_then(|mut p| p.parse(src, None)) {
+        match self.ts_parse(src, None) {
             Some(ts) => count_errors(&ts),
             None => usize::MAX,
         }
     }
 
     fn guard_base(&self, src: &[u8]) -> Option<GuardBase> {
-        let tree = self.parser()?.parse(src, None)?;
+        let tree = self.ts_parse(src, None)?;
         Some(Box::new(Base { tree, src: src.to_vec() }))
     }
 
@@ -220,12 +247,16 @@ impl Frontend for TreeSitterFrontend {
             return (self.syntax_errors(text), None);
         };
         let tree = base.edited_to(text);
-        match self.parser().and_then(|mut p| p.parse(text, Some(&tree))) {
+        match self.ts_parse(text, Some(&tree)) {
             Some(ts) => {
                 let errors = count_errors(&ts);
                 (errors, Some(Box::new(Base { tree: ts, src: text.to_vec() })))
             }
             None => (usize::MAX, None),
         }
+    }
+
+    fn set_interrupt(&mut self, interrupt: Interrupt) {
+        self.interrupt = interrupt;
     }
 }

@@ -44,7 +44,7 @@ use quick_xml::Reader;
 use self::encoding::View;
 use super::grammar::{GrammarData, OrderData};
 use super::tables::{FixedKinds, Tables};
-use super::{Frontend, LangInfo};
+use super::{whole, Frontend, Interrupt, LangInfo, INTERRUPT_EVERY};
 use crate::syntax::tree::{
     flags, Action, NodeId, SlotInfo, Tree, TreeBuilder, TreeInfo, ERROR_KIND,
 };
@@ -101,6 +101,8 @@ struct XmlFrontend {
     /// Replacement entry per kind.
     replacement: Vec<Option<u16>>,
     info: Arc<TreeInfo>,
+    /// Parses give up when it is set.
+    interrupt: Interrupt,
 }
 
 impl XmlFrontend {
@@ -118,14 +120,17 @@ impl XmlFrontend {
         }
         let names = KINDS.iter().map(|&k| Box::from(k)).collect();
         let info = Arc::new(tables.tree_info(names, slots));
-        Ok(XmlFrontend { tables, replacement, info })
+        Ok(XmlFrontend { tables, replacement, info, interrupt: Interrupt::default() })
     }
 }
 
 impl Frontend for XmlFrontend {
     fn parse(&self, src: Arc<[u8]>) -> Tree {
-        let mut p = Builder::new(self, src);
+        let mut p = Builder::new(self, src.clone());
         p.run();
+        if p.interrupted {
+            return whole(src, DOCUMENT, self.info.clone());
+        }
         p.finish()
     }
 
@@ -134,7 +139,16 @@ impl Frontend for XmlFrontend {
     }
 
     fn syntax_errors(&self, src: &[u8]) -> usize {
-        self.parse(Arc::from(src)).error_count()
+        let mut p = Builder::new(self, Arc::from(src));
+        p.run();
+        if p.interrupted {
+            return usize::MAX;
+        }
+        p.finish().error_count()
+    }
+
+    fn set_interrupt(&mut self, interrupt: Interrupt) {
+        self.interrupt = interrupt;
     }
 }
 
@@ -155,6 +169,10 @@ struct Builder<'f> {
     stack: Vec<Open>,
     errors: usize,
     roots: usize,
+    /// Events read, to ask the interrupt now and then.
+    events: usize,
+    /// The parse gave up on the interrupt.
+    interrupted: bool,
 }
 
 impl<'f> Builder<'f> {
@@ -162,7 +180,17 @@ impl<'f> Builder<'f> {
         let mut b = TreeBuilder::new(src.clone());
         b.open(DOCUMENT, flags::NAMED, 0, src.len());
         let view = View::of(&src);
-        Builder { fe, src, view, b, stack: Vec::new(), errors: 0, roots: 0 }
+        Builder {
+            fe,
+            src,
+            view,
+            b,
+            stack: Vec::new(),
+            errors: 0,
+            roots: 0,
+            events: 0,
+            interrupted: false,
+        }
     }
 
     /// Adds a leaf (or opens a node when `open`) with the action its kind gets here.
@@ -249,6 +277,11 @@ impl<'f> Builder<'f> {
         config.expand_empty_elements = false;
         let mut text: Option<(usize, usize)> = None; // pending run of text and references
         loop {
+            self.events += 1;
+            if self.events.is_multiple_of(INTERRUPT_EVERY) && self.fe.interrupt.is_set() {
+                self.interrupted = true;
+                return None;
+            }
             let before = offset + reader.buffer_position() as usize;
             let event = reader.read_event();
             let after = (offset + reader.buffer_position() as usize).min(src.len());
