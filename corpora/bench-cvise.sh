@@ -66,15 +66,17 @@ bytes() {
 # Runs C-Vise in the directory $1 on its entry $2 (a file, or a directory
 # all of whose files are reduced) with the oracle command $3 (given the
 # candidate's absolute path as its last argument), for at most $4 seconds;
-# prints "tests status seconds". C-Vise copies the files it reduces flat
-# into a directory of its own and runs the test there, so a directory
-# candidate must be flat, as the corpus's are.
+# prints "tests status seconds". C-Vise takes file names without a folder
+# (it copies them flat into a directory of its own and runs the test
+# there), so it runs inside a directory candidate, which must be flat, as
+# the corpus's are.
 run_cvise() {
-  local work=$1 cand=$2 oracle=$3 cap=$4 status=ok arg files=() lang_opt=()
+  local work=$1 cand=$2 oracle=$3 cap=$4 status=ok arg files=() lang_opt=() cwd=$1
   if [ -d "$work/$cand" ]; then
     arg='$PWD'
-    while IFS= read -r f; do files+=("$cand/$f"); done \
-      < <(cd "$work/$cand" && find . -type f -printf '%P\n' | sort)
+    cwd=$work/$cand
+    while IFS= read -r f; do files+=("$f"); done \
+      < <(cd "$cwd" && find . -maxdepth 1 -type f -printf '%P\n' | sort)
   else
     arg="\$PWD/$cand"
     files=("$cand")
@@ -85,9 +87,11 @@ run_cvise() {
   : > "$work/counter"
   local start end
   start=$(date +%s)
-  (cd "$work" && timeout -k 10 "$cap" "$cvise" --n 1 --timeout 60 "${lang_opt[@]}" \
+  (cd "$cwd" && timeout -k 10 "$cap" "$cvise" --n 1 --timeout 60 "${lang_opt[@]}" \
     "$work/counted.sh" "${files[@]}" > "$work/cvise.log" 2>&1) || status=T/O
   end=$(date +%s)
+  # its backups of the original files are not part of the result
+  for f in "${files[@]}"; do rm -f "$cwd/$f.orig"; done
   echo "$(wc -l < "$work/counter") $status $((end - start))"
 }
 
