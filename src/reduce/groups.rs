@@ -40,8 +40,42 @@ struct Decl {
 
 /// The groups of `tree`, the latest declaration first (so that the users of
 /// a name are tried before the name they use), leaving out those that
-/// switch off a single node (the 1-minimal phase tries those).
+/// switch off a single node (the 1-minimal phase tries those); and each
+/// syntax error with the node after it (see [`error_groups`]).
 pub fn groups(tree: &Tree) -> Vec<Group> {
+    let mut out = error_groups(tree);
+    out.extend(binding_groups(tree));
+    out.sort_by_key(|g| std::cmp::Reverse(g.decls[0]));
+    out
+}
+
+/// Each syntax error node with the sibling right after it. A parser's
+/// error recovery often splits one construct it does not know into an
+/// error and a well-formed rest: tree-sitter-cpp reads libstdc++'s
+/// `namespace std __attribute__ ((...)) { ... }` as an error node and a
+/// block. Neither may go alone (the block alone is not C++ at file scope,
+/// the error alone swallows what follows), so once the block is emptied
+/// they must go together.
+fn error_groups(tree: &Tree) -> Vec<Group> {
+    if tree.error_count() == 0 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (i, n) in tree.nodes().iter().enumerate() {
+        let id = NodeId(i as u32);
+        if !n.has(flags::ERROR) || !switchable(tree, id) || n.parent == FILE {
+            continue;
+        }
+        let next = tree.children(NodeId(n.parent)).skip_while(|&c| c != id).nth(1);
+        if let Some(next) = next.filter(|&c| switchable(tree, c)) {
+            out.push(Group { decls: vec![id], off: vec![id, next] });
+        }
+    }
+    out
+}
+
+/// The groups of declarations with the uses of their names.
+fn binding_groups(tree: &Tree) -> Vec<Group> {
     let bindings = &tree.info().bindings;
     if bindings.is_empty() {
         return Vec::new();
@@ -98,14 +132,12 @@ pub fn groups(tree: &Tree) -> Vec<Group> {
             at = tree.node(NodeId(at)).parent;
         }
     }
-    let mut out: Vec<Group> = members
+    members
         .iter()
         .zip(&uses)
         .filter_map(|(ds, us)| group(tree, &decls, ds, us, &calls))
         .filter(|g| g.off.len() > 1)
-        .collect();
-    out.sort_by_key(|g| std::cmp::Reverse(g.decls[0]));
-    out
+        .collect()
 }
 
 /// The name token of every declaration of `tree`, in preorder.
@@ -330,6 +362,21 @@ mod tests {
         assert_eq!(g[0], ["int y = 2;", "x = y;", "y"]);
         // a use in an argument takes the call with it
         assert_eq!(g[1], ["int x = 1;", "x = y;", "g(x);"]);
+    }
+
+    #[test]
+    fn a_syntax_error_goes_with_the_node_its_recovery_split_off() {
+        // tree-sitter-cpp cannot read the attribute of libstdc++'s namespaces
+        let g = texts(
+            "cpp",
+            "namespace std __attribute__ ((__visibility__ (\"default\")))\n{\n}\nint y;\n",
+        );
+        let error = r#"namespace std __attribute__ ((__visibility__ ("default")))"#;
+        assert!(g.contains(&vec![error.to_string(), "{\n}".to_string()]), "{g:?}");
+        // no error, no such group
+        assert!(texts("cpp", "namespace std {\n}\nint y;\n")
+            .iter()
+            .all(|o| o.len() != 2 || o[1] != "{\n}"));
     }
 
     #[test]
