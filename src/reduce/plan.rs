@@ -13,7 +13,9 @@
 //!   guard) for malformed input and for code (and, for a small result of
 //!   malformed data, once more without the guard): it deletes what no
 //!   single node holds (two statements of different blocks, a keyword and
-//!   its operand) and reaches past 1-tree-minimal; then the shrinking pass (characters of strings); and
+//!   its operand) and reaches past 1-tree-minimal; when it takes at least a
+//!   quarter of the text, the tree's passes run again on what is left, and
+//!   the token pass after them (rounds); then the shrinking pass (characters of strings); and
 //!   last the layout pass (the whitespace of the result laid out again, in
 //!   one candidate).
 //!
@@ -137,22 +139,41 @@ impl Plan {
         let (malformed, token_pass) = host
             .view(View::Language)
             .map_or((false, false), |t| (t.error_count() > 0, t.info().token_pass));
-        let mut memory = HoistMemory::default();
+        let mut memory = Memory::default();
         match self.algorithm {
             Algorithm::HddPlus => self.hdd_plus(host, &mut memory)?,
             Algorithm::Hdd | Algorithm::HddStar => {
-                self.hdd_then_hoist(host, &mut memory)?;
+                self.hdd_then_hoist(host, &mut memory.hoists)?;
                 if self.rename {
                     pass(host, View::Rename, Renaming::default(), Phase::Rename)?;
                 }
             }
         }
         if self.tokens && (malformed || token_pass) {
-            // lines and words cut across the tree (through the broken
+            // Lines and words cut across the tree (through the broken
             // structure of malformed input, or two statements of different
-            // blocks at once); the syntax guard keeps the errors from growing
-            let tokens = self.batched(Hdd::single_pass(Ddmin::Adaptive, self.token_order));
-            pass(host, View::Text, tokens, Phase::Tokens)?;
+            // blocks at once), under the syntax guard. What they remove can
+            // free a node no single removal could take before (a branch
+            // whose other half the token pass cut), so when they took a
+            // good part of the text, the tree's passes run again on it, and
+            // the token pass again if those changed it: rounds, as C-Reduce
+            // runs its passes until none changes the text, but only while
+            // they are likely to pay, since a round tests about every unit
+            // once (BENCHMARKS.md, "Rounds").
+            loop {
+                let before = text_len(host);
+                let tokens = self.batched(Hdd::single_pass(Ddmin::Adaptive, self.token_order));
+                pass(host, View::Text, tokens, Phase::Tokens)?;
+                let removed = before.saturating_sub(text_len(host));
+                if removed * ROUND_AFTER_TOKENS < before {
+                    break;
+                }
+                let before = text_len(host);
+                self.refine(host, &mut memory)?;
+                if text_len(host) >= before {
+                    break;
+                }
+            }
         }
         // not for code, whose "malformed" is mostly macros the parser does
         // not expand, and whose test is a compiler that unguarded cuts
@@ -170,6 +191,16 @@ impl Plan {
         Ok(())
     }
 
+    /// The tree's passes again after the token pass changed the text: for
+    /// HDD+ its hoisting, 1-minimal and coordinated rounds, for HDD and
+    /// HDD* the algorithm and hoisting again.
+    fn refine(&self, host: &mut dyn Host, memory: &mut Memory) -> Result<(), Stopped> {
+        match self.algorithm {
+            Algorithm::HddPlus => self.hdd_plus_rounds(host, memory),
+            Algorithm::Hdd | Algorithm::HddStar => self.hdd_then_hoist(host, &mut memory.hoists),
+        }
+    }
+
     /// HDD+ with hoisting: one HDD pass that also hoists the nodes of each
     /// level with one or two targets (see [`Hdd::hoisting`]), then hoisting
     /// and the 1-minimality phase in turn until hoisting finds nothing. The
@@ -178,14 +209,14 @@ impl Plan {
     /// after them: a hoist changes the tree, so 1-minimality reached before
     /// it would have to be checked again. When the last hoisting round finds
     /// nothing, the 1-minimal pass after it is answered from the cache.
-    fn hdd_plus(&self, host: &mut dyn Host, memory: &mut HoistMemory) -> Result<(), Stopped> {
+    fn hdd_plus(&self, host: &mut dyn Host, memory: &mut Memory) -> Result<(), Stopped> {
         let mut hdd = self.batched(Hdd::single_pass(self.ddmin, self.order));
         if self.hoist {
             hdd = hdd.hoisting();
         }
         if let Some(tree) = host.view(View::Language) {
             drive_on(host, &tree, &Units::new(&tree), &mut hdd, Phase::Hdd)?;
-            memory.remember(&tree, hdd.failed_hoists());
+            memory.hoists.remember(&tree, hdd.failed_hoists());
         }
         // renaming right after the HDD pass unties a function from its
         // prototype in a header, so that the 1-minimal phase can drop its
@@ -194,12 +225,19 @@ impl Plan {
         if self.rename {
             pass(host, View::Rename, Renaming::default(), Phase::Rename)?;
         }
-        let mut groups = GroupMemory::default();
+        self.hdd_plus_rounds(host, memory)
+    }
+
+    /// HDD+'s rounds after its HDD pass: hoisting, the 1-minimal phase and
+    /// coordinated deletion in turn, until a round makes the text no
+    /// shorter.
+    fn hdd_plus_rounds(&self, host: &mut dyn Host, memory: &mut Memory) -> Result<(), Stopped> {
         loop {
             let before = text_len(host);
-            let hoisted = if self.hoist { self.hoist(host, memory)? } else { 0 };
+            let hoisted = if self.hoist { self.hoist(host, &mut memory.hoists)? } else { 0 };
             while self.one_minimal(host)? > 0 {}
-            let cut = if self.coordinated { self.coordinated(host, &mut groups)? } else { 0 };
+            let cut =
+                if self.coordinated { self.coordinated(host, &mut memory.groups)? } else { 0 };
             // a hoist that reads as the current best counts as interesting
             // but changes nothing: only a shorter text is worth another round
             if (hoisted == 0 && cut == 0) || text_len(host) >= before {
@@ -291,6 +329,18 @@ impl Plan {
         memory.remember(&tree, search.failed());
         Ok(hoisted)
     }
+}
+
+/// The tree's passes run again after the token pass when it removed at
+/// least one part in this many of the text (see [`Plan::run`]).
+pub const ROUND_AFTER_TOKENS: usize = 4;
+
+/// What a plan remembers across its passes: the hoists and the groups of
+/// coordinated deletion that failed, by what they delete.
+#[derive(Default)]
+struct Memory {
+    hoists: HoistMemory,
+    groups: GroupMemory,
 }
 
 /// The most lines and tokens the token pass without the syntax guard takes
