@@ -25,18 +25,22 @@ fn main() -> ExitCode {
 }
 
 fn dump_tree(args: &Args) -> anyhow::Result<u8> {
-    use std::io::Write;
     if args.files.len() > 1 || args.file().is_dir() {
         return Err(hdd::app::error::Fatal::usage("--dump-tree takes one file"));
     }
     let lang = args.language()?;
-    let text = session::dump_tree(args.file(), lang)?;
-    match std::io::stdout().lock().write_all(text.as_bytes()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(anyhow::anyhow!("cannot write the tree: {e}"))
-        }
-        _ => Ok(exit::OK),
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match session::dump_tree(args.file(), lang, &mut out) {
+        // a reader that stopped early (`| head`) is not an error
+        Err(e) if broken_pipe(&e) => Ok(exit::OK),
+        Err(e) => Err(e),
+        Ok(()) => Ok(exit::OK),
     }
+}
+
+/// Whether `err` is a write to a pipe whose reader has gone.
+fn broken_pipe(err: &anyhow::Error) -> bool {
+    err.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
 fn run(args: Args, quiet: bool, stats_json: Option<&std::path::Path>) -> anyhow::Result<u8> {

@@ -410,20 +410,24 @@ fn shell_quote(s: &str) -> String {
     }
 }
 
-/// `--dump-tree`: the parsed tree with kinds, spans, actions and units.
-pub fn dump_tree(path: &Path, lang: &LangInfo) -> Result<String> {
+/// `--dump-tree`: the parsed tree with kinds, spans, actions and units,
+/// written to `out` line by line.
+pub fn dump_tree(path: &Path, lang: &LangInfo, out: &mut dyn std::io::Write) -> Result<()> {
     let input = read_input(path)?;
     let frontend = lang.frontend()?;
     let tree = frontend.parse(Arc::from(input));
     let units = Units::new(&tree);
-    let mut out = String::new();
-    dump::dump(&tree, &mut out, &|id| units.is_unit(id)).context("cannot format the tree")?;
-    out.push_str(&format!(
-        "# {} nodes, {} units on {} levels, {} syntax errors\n",
-        tree.len(),
-        units.count(),
-        units.depth(),
-        tree.error_count()
-    ));
-    Ok(out)
+    dump::dump(&tree, out, &|id| units.is_unit(id))
+        .and_then(|()| {
+            writeln!(
+                out,
+                "# {} nodes, {} units on {} levels, {} syntax errors",
+                tree.len(),
+                units.count(),
+                units.depth(),
+                tree.error_count()
+            )
+        })
+        .and_then(|()| out.flush())
+        .context("cannot write the tree")
 }
