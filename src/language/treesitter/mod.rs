@@ -220,7 +220,7 @@ impl Frontend for TreeSitterFrontend {
             return (self.syntax_errors(text), None);
         };
         let tree = base.edited_to(text);
-        match self.parser().and_then(|mut p| p.parse(text, Some(&tree))) {
+        match self.parser().and_then(|mut p| p.parse(text, tree.as_ref())) {
             Some(ts) => {
                 let errors = count_errors(&ts);
                 (errors, Some(Box::new(Base { tree: ts, src: text.to_vec() })))
