@@ -61,10 +61,12 @@ pub(super) struct Job {
     pub cancel: Arc<Cancel>,
 }
 
-/// An interesting candidate: the syntax guard's parse of it. Not its text:
-/// the answers waiting to be settled in order would hold up to one copy of
-/// the text per worker; the one that becomes the best is unparsed again
-/// from its mask.
+/// An interesting candidate: the syntax guard's parse of it, with `-j 1`.
+/// Not its text: the answers waiting to be settled in order would hold up
+/// to one copy of the text per worker; the one that becomes the best is
+/// unparsed again from its mask. With more workers, not the parse either
+/// (one parsed from scratch is as large as the tree-sitter tree of the
+/// text): the new best's is made again from the old best's.
 pub(super) struct Found {
     pub base: Option<GuardBase>,
 }
@@ -121,6 +123,9 @@ pub(super) struct Checker<'a> {
     pub guard: Option<Guard<'a>>,
     /// How much text the guard re-parses at once.
     budget: Budget,
+    /// Whether an interesting candidate's answer keeps its parse (see
+    /// [`Found`]).
+    keep_parses: bool,
     /// Whether the guard is off for the current pass (see
     /// [`Checker::set_guarded`]).
     unguarded: AtomicBool,
@@ -135,11 +140,17 @@ pub(super) struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    pub(super) fn new(runner: &'a Runner, guard: Option<Guard<'a>>, best: Best) -> Checker<'a> {
+    pub(super) fn new(
+        runner: &'a Runner,
+        guard: Option<Guard<'a>>,
+        best: Best,
+        jobs: usize,
+    ) -> Checker<'a> {
         Checker {
             runner,
             guard,
             budget: Budget::new(best.text.len()),
+            keep_parses: jobs == 1,
             unguarded: AtomicBool::new(false),
             cache: Mutex::new(HashMap::new()),
             best: Mutex::new(best),
@@ -187,7 +198,7 @@ impl<'a> Checker<'a> {
             let permit = self.budget.take(&best, text);
             let (rejected, parse) = g.rejects(&best, text);
             drop(permit);
-            base = parse;
+            base = parse.filter(|_| self.keep_parses);
             add_time(&self.guard_ns, started);
             rejected
         };

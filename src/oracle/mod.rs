@@ -120,7 +120,7 @@ impl<'a> Evaluator<'a> {
         // the best shares the tree's bytes until it improves
         let best = Guard::best(settings.guard, tree.src_arc());
         Evaluator {
-            checker: Arc::new(Checker::new(runner, settings.guard, best.clone())),
+            checker: Arc::new(Checker::new(runner, settings.guard, best.clone(), jobs)),
             jobs,
             deadline: settings.deadline,
             stats: Stats::new(best.text.len(), jobs),
@@ -240,8 +240,7 @@ impl<'a> Evaluator<'a> {
             let (eval, found) =
                 self.checker.check(&mut self.scratch, &self.tree, self.best.clone(), &job);
             let done = Done { ticket: 0, index: c.index, level: c.level, eval, found };
-            let Some(interesting) = self.settle(guess, c.context, c.commit, &job.mask, done)
-            else {
+            let Some(interesting) = self.settle(guess, c.context, c.commit, &job.mask, done) else {
                 return Verdict::Stopped;
             };
             candidates.settle(c.index, interesting);
