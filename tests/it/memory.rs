@@ -80,6 +80,8 @@ fn xml(size: usize) -> String {
 /// test; its peak resident set in megabytes.
 fn peak_mb(dir: &Path, lang: &str, input: &Path, jobs: &str) -> f64 {
     let test = script(&dir.join("test.sh"), "#!/bin/sh\ngrep -q HDD_MARKER \"$1\"\n");
+    // waited for by `wait4` below, which also gives its peak; std's wait cannot
+    #[allow(clippy::zombie_processes)]
     let child = hdd()
         .args(["--lang", lang, "-q", "-j", jobs, "-t"])
         .arg(&test)
