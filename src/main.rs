@@ -10,6 +10,7 @@ use hdd::app::session::{self, Ended, Summary};
 use hdd::oracle::stop::Stop;
 
 fn main() -> ExitCode {
+    few_malloc_arenas();
     let args = cli::parse();
     let quiet = args.quiet;
     let stats_json = args.stats_json.clone();
@@ -24,32 +25,38 @@ fn main() -> ExitCode {
     }
 }
 
+/// glibc gives every thread that allocates its own heap (up to eight per
+/// core) and keeps what is freed there for that thread: with `-j 8` the
+/// workers' parses of large candidates left eight heaps of freed memory,
+/// and the peak grew with `-j`. Two heaps are enough for threads that
+/// mostly wait for tests.
+fn few_malloc_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a tunable of the allocator; it is called
+    // before any other thread exists
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 2);
+    }
+}
+
 fn dump_tree(args: &Args) -> anyhow::Result<u8> {
-    use std::io::Write;
     if args.files.len() > 1 || args.file().is_dir() {
         return Err(hdd::app::error::Fatal::usage("--dump-tree takes one file"));
     }
     let lang = args.language()?;
     let stop = Stop::install()?;
-    let text = session::dump_tree(args.file(), lang, &stop)?;
-    // in pieces, so that a signal stops a write to a slow reader
-    let mut out = std::io::stdout().lock();
-    for piece in text.as_bytes().chunks(1 << 16) {
-        if let Some(s) = stop.signal() {
-            return Ok((128 + s).clamp(0, 255) as u8);
-        }
-        match out.write_all(piece) {
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(exit::OK),
-            Err(e) => return Err(anyhow::anyhow!("cannot write the tree: {e}")),
-            Ok(()) => {}
-        }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match session::dump_tree(args.file(), lang, &stop, &mut out) {
+        // a reader that stopped early (`| head`) is not an error
+        Err(e) if broken_pipe(&e) => Ok(exit::OK),
+        Err(e) => Err(e),
+        Ok(()) => Ok(exit::OK),
     }
-    match out.flush() {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(anyhow::anyhow!("cannot write the tree: {e}"))
-        }
-        _ => Ok(exit::OK),
-    }
+}
+
+/// Whether `err` is a write to a pipe whose reader has gone.
+fn broken_pipe(err: &anyhow::Error) -> bool {
+    err.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
 fn run(args: Args, quiet: bool, stats_json: Option<&std::path::Path>) -> anyhow::Result<u8> {

@@ -442,10 +442,15 @@ fn shell_quote(s: &str) -> String {
     }
 }
 
-/// `--dump-tree`: the parsed tree with kinds, spans, actions and units. A
-/// signal stops the parse and the formatting (the tree of a file of
-/// megabytes takes seconds).
-pub fn dump_tree(path: &Path, lang: &LangInfo, stop: &Arc<Stop>) -> Result<String> {
+/// `--dump-tree`: the parsed tree with kinds, spans, actions and units,
+/// written to `out` line by line. A signal stops the parse and the writing
+/// (the tree of a file of megabytes takes seconds).
+pub fn dump_tree(
+    path: &Path,
+    lang: &LangInfo,
+    stop: &Arc<Stop>,
+    out: &mut dyn std::io::Write,
+) -> Result<()> {
     let input = read_input(path)?;
     let mut frontend = lang.frontend()?;
     frontend.set_interrupt(interrupt(stop));
@@ -454,35 +459,40 @@ pub fn dump_tree(path: &Path, lang: &LangInfo, stop: &Arc<Stop>) -> Result<Strin
         return Err(interrupted(stop, "parsing"));
     }
     let units = Units::new(&tree);
-    let mut out = Stoppable { out: String::new(), stop };
-    let dumped = dump::dump(&tree, &mut out, &|id| units.is_unit(id));
+    use std::io::Write as _;
+    let mut out = Stoppable { out, stop };
+    let written = dump::dump(&tree, &mut out, &|id| units.is_unit(id)).and_then(|()| {
+        writeln!(
+            out,
+            "# {} nodes, {} units on {} levels, {} syntax errors",
+            tree.len(),
+            units.count(),
+            units.depth(),
+            tree.error_count()
+        )
+    });
     if stop.is_set() {
-        return Err(interrupted(stop, "formatting the tree"));
+        return Err(interrupted(stop, "writing the tree"));
     }
-    dumped.context("cannot format the tree")?;
-    let mut out = out.out;
-    out.push_str(&format!(
-        "# {} nodes, {} units on {} levels, {} syntax errors\n",
-        tree.len(),
-        units.count(),
-        units.depth(),
-        tree.error_count()
-    ));
-    Ok(out)
+    written.and_then(|()| out.flush()).context("cannot write the tree")
 }
 
-/// A string that refuses more text once the run must stop.
+/// A writer that refuses more text once the run must stop.
 struct Stoppable<'s> {
-    out: String,
+    out: &'s mut dyn std::io::Write,
     stop: &'s Stop,
 }
 
-impl std::fmt::Write for Stoppable<'_> {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+impl std::io::Write for Stoppable<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         if self.stop.is_set() {
-            return Err(std::fmt::Error);
+            // not `Interrupted`, which `write_all` retries
+            return Err(std::io::Error::other("stopped"));
         }
-        self.out.push_str(s);
-        Ok(())
+        self.out.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
     }
 }

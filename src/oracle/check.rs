@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use super::guard::{Best, Guard};
+use super::guard::{Best, Budget, Guard};
 use super::runner::{Outcome, Runner};
 use super::stop::Cancel;
 use crate::language::GuardBase;
@@ -61,9 +61,13 @@ pub(super) struct Job {
     pub cancel: Arc<Cancel>,
 }
 
-/// An interesting candidate: its text, and the syntax guard's parse of it.
+/// An interesting candidate: the syntax guard's parse of it, with `-j 1`.
+/// Not its text: the answers waiting to be settled in order would hold up
+/// to one copy of the text per worker; the one that becomes the best is
+/// unparsed again from its mask. With more workers, not the parse either
+/// (one parsed from scratch is as large as the tree-sitter tree of the
+/// text): the new best's is made again from the old best's.
 pub(super) struct Found {
-    pub text: Vec<u8>,
     pub base: Option<GuardBase>,
 }
 
@@ -77,11 +81,31 @@ pub(super) struct Done {
     pub found: Option<Found>,
 }
 
-/// A worker's reusable buffers.
+/// A worker's reusable buffers: one text, whatever the size of the
+/// candidates it checks.
 #[derive(Default)]
 pub(super) struct Scratch {
     unparser: Unparser,
     text: Vec<u8>,
+}
+
+impl Scratch {
+    /// A text buffer larger than this is given back after each candidate:
+    /// workers waiting for work then hold nothing, whatever `-j` is.
+    const KEEP: usize = 1 << 20;
+
+    /// Gives back a large text buffer.
+    fn trim(&mut self) {
+        if self.text.capacity() > Self::KEEP {
+            self.text = Vec::new();
+        }
+    }
+
+    /// The text of `mask` over `tree`, in the one buffer.
+    pub(super) fn unparse(&mut self, tree: &Tree, mask: &Mask) -> &[u8] {
+        self.unparser.unparse(tree, mask, &mut self.text);
+        &self.text
+    }
 }
 
 /// What the cache knows of a text.
@@ -97,6 +121,11 @@ enum Known {
 pub(super) struct Checker<'a> {
     pub runner: &'a Runner,
     pub guard: Option<Guard<'a>>,
+    /// How much text the guard re-parses at once.
+    budget: Budget,
+    /// Whether an interesting candidate's answer keeps its parse (see
+    /// [`Found`]).
+    keep_parses: bool,
     /// Whether the guard is off for the current pass (see
     /// [`Checker::set_guarded`]).
     unguarded: AtomicBool,
@@ -111,10 +140,17 @@ pub(super) struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    pub(super) fn new(runner: &'a Runner, guard: Option<Guard<'a>>, best: Best) -> Checker<'a> {
+    pub(super) fn new(
+        runner: &'a Runner,
+        guard: Option<Guard<'a>>,
+        best: Best,
+        jobs: usize,
+    ) -> Checker<'a> {
         Checker {
             runner,
             guard,
+            budget: Budget::new(best.text.len()),
+            keep_parses: jobs == 1,
             unguarded: AtomicBool::new(false),
             cache: Mutex::new(HashMap::new()),
             best: Mutex::new(best),
@@ -135,7 +171,7 @@ impl<'a> Checker<'a> {
         &self,
         scratch: &mut Scratch,
         tree: &Tree,
-        best: &Best,
+        best: Best,
         job: &Job,
     ) -> (Result<Eval>, Option<Found>) {
         let started = Instant::now();
@@ -159,8 +195,10 @@ impl<'a> Checker<'a> {
         let mut guarded = || {
             let Some(g) = self.guard.filter(|_| !unguarded) else { return false };
             let started = Instant::now();
-            let (rejected, parse) = g.rejects(best, text);
-            base = parse;
+            let permit = self.budget.take(&best, text);
+            let (rejected, parse) = g.rejects(&best, text);
+            drop(permit);
+            base = parse.filter(|_| self.keep_parses);
             add_time(&self.guard_ns, started);
             rejected
         };
@@ -170,6 +208,9 @@ impl<'a> Checker<'a> {
             self.cache.lock().expect("cache lock").insert(key, Known::Guarded);
             Eval::Guarded
         } else {
+            // the test does not need the best: an older one is not kept
+            // alive (text and parse) while it runs
+            drop(best);
             let started = Instant::now();
             let run = self.runner.run(text, &job.cancel);
             let total = started.elapsed();
@@ -186,7 +227,7 @@ impl<'a> Checker<'a> {
                 Err(e) => return (Err(e), None),
             }
         };
-        let found = eval.interesting().then(|| Found { text: text.clone(), base });
+        let found = eval.interesting().then_some(Found { base });
         (Ok(eval), found)
     }
 
@@ -208,7 +249,9 @@ impl<'a> Checker<'a> {
                 (Ok(Eval::Tested(Outcome::Cancelled, Duration::ZERO)), None)
             } else {
                 let best = self.best.lock().expect("best lock").clone();
-                self.check(&mut scratch, tree, &best, &job)
+                let checked = self.check(&mut scratch, tree, best, &job);
+                scratch.trim();
+                checked
             };
             let answer =
                 Done { ticket: job.ticket, index: job.index, level: job.level, eval, found };

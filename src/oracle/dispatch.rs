@@ -42,7 +42,15 @@ pub(super) trait Ledger {
     /// Accounts for the next candidate in order (guessed to turn out
     /// `guess`) and, if it is interesting and `commit`, makes it the best.
     /// Its outcome, or `None` if the run must stop.
-    fn settle(&mut self, guess: bool, context: Context, commit: bool, done: Done) -> Option<bool>;
+    /// `mask`: the candidate's.
+    fn settle(
+        &mut self,
+        guess: bool,
+        context: Context,
+        commit: bool,
+        mask: &Mask,
+        done: Done,
+    ) -> Option<bool>;
 
     /// Accounts for an answer that was not needed after all.
     fn waste(&mut self, done: &Done);
@@ -312,8 +320,9 @@ impl Dispatch {
     ) -> Result<(), Verdict> {
         while let Some(done) = self.answers.remove(&self.settled) {
             let p = self.pending.remove(&self.settled).expect("answered candidates are pending");
-            let interesting =
-                ledger.settle(p.guess, p.context, p.commit, done).ok_or(Verdict::Stopped)?;
+            let interesting = ledger
+                .settle(p.guess, p.context, p.commit, &p.mask, done)
+                .ok_or(Verdict::Stopped)?;
             debug_assert_eq!(interesting, p.assumed, "a divergence was assumed when it arrived");
             candidates.settle(self.settled, interesting);
             self.settled += 1;
@@ -472,7 +481,7 @@ mod tests {
             f64::from(u8::from(expect))
         }
 
-        fn settle(&mut self, _: bool, _: Context, _: bool, done: Done) -> Option<bool> {
+        fn settle(&mut self, _: bool, _: Context, _: bool, _: &Mask, done: Done) -> Option<bool> {
             let eval = done.eval.expect("the fake never fails");
             if eval.cancelled() {
                 return None;

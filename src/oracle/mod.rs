@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 
 use crate::reduce::{Candidates, Context, Oracle, Verdict};
-use crate::syntax::Tree;
+use crate::syntax::{Mask, Tree};
 
 mod check;
 mod dispatch;
@@ -94,6 +94,8 @@ pub struct Evaluator<'a> {
     sink: &'a mut dyn Sink,
     /// The first failure met; it stops the run.
     failure: Option<anyhow::Error>,
+    /// The buffers of `-j 1`'s checks, and of unparsing each new best.
+    scratch: Scratch,
 }
 
 impl std::fmt::Debug for Evaluator<'_> {
@@ -115,9 +117,10 @@ impl<'a> Evaluator<'a> {
         sink: &'a mut dyn Sink,
     ) -> Evaluator<'a> {
         let jobs = settings.jobs.max(1);
-        let best = Guard::best(settings.guard, Arc::from(tree.src()));
+        // the best shares the tree's bytes until it improves
+        let best = Guard::best(settings.guard, tree.src_arc());
         Evaluator {
-            checker: Arc::new(Checker::new(runner, settings.guard, best.clone())),
+            checker: Arc::new(Checker::new(runner, settings.guard, best.clone(), jobs)),
             jobs,
             deadline: settings.deadline,
             stats: Stats::new(best.text.len(), jobs),
@@ -127,6 +130,7 @@ impl<'a> Evaluator<'a> {
             odds: Odds::default(),
             sink,
             failure: None,
+            scratch: Scratch::default(),
         }
     }
 
@@ -202,12 +206,13 @@ impl<'a> Evaluator<'a> {
         self.sink.progress(&self.stats, self.best.text.len());
     }
 
-    fn improve(&mut self, found: Found) {
-        let Found { text, base } = found;
+    /// Makes the candidate `mask` the best; `found`: what its check kept.
+    fn improve(&mut self, mask: &Mask, found: Found) {
+        let text: Arc<[u8]> = Arc::from(self.scratch.unparse(&self.tree, mask));
         self.stats.count_improvement(self.best.text.len(), text.len());
         // keep the guard's parse in step with the best
-        let base = Guard::next_base(self.checker.guard, &self.best, base, &text);
-        self.best = Best { text: Arc::from(text), base };
+        let base = Guard::next_base(self.checker.guard, &self.best, found.base, &text);
+        self.best = Best { text, base };
         *self.checker.best.lock().expect("best lock") = self.best.clone();
         self.stats.improvements += 1;
         self.sink.progress(&self.stats, self.best.text.len());
@@ -218,7 +223,6 @@ impl<'a> Evaluator<'a> {
 
     /// One candidate at a time, on this thread.
     fn sequential(&mut self, candidates: &mut dyn Candidates) -> Verdict {
-        let mut scratch = Scratch::default();
         let cancel = Arc::new(Cancel::default());
         while let Some(c) = candidates.next() {
             if self.must_stop() {
@@ -233,9 +237,10 @@ impl<'a> Evaluator<'a> {
             };
             // nothing runs ahead, but the guess is counted as with -j
             let guess = self.chance(c.context, c.expect) > 0.5;
-            let (eval, found) = self.checker.check(&mut scratch, &self.tree, &self.best, &job);
+            let (eval, found) =
+                self.checker.check(&mut self.scratch, &self.tree, self.best.clone(), &job);
             let done = Done { ticket: 0, index: c.index, level: c.level, eval, found };
-            let Some(interesting) = self.settle(guess, c.context, c.commit, done) else {
+            let Some(interesting) = self.settle(guess, c.context, c.commit, &job.mask, done) else {
                 return Verdict::Stopped;
             };
             candidates.settle(c.index, interesting);
@@ -300,7 +305,14 @@ impl Ledger for Evaluator<'_> {
         self.odds.chance(context, expect)
     }
 
-    fn settle(&mut self, guess: bool, context: Context, commit: bool, done: Done) -> Option<bool> {
+    fn settle(
+        &mut self,
+        guess: bool,
+        context: Context,
+        commit: bool,
+        mask: &Mask,
+        done: Done,
+    ) -> Option<bool> {
         let Done { level, eval, found, .. } = done;
         let eval = match eval {
             Ok(eval) => eval,
@@ -317,7 +329,7 @@ impl Ledger for Evaluator<'_> {
         let interesting = eval.interesting();
         if interesting && commit {
             if let Some(found) = found {
-                self.improve(found);
+                self.improve(mask, found);
             }
             if self.failure.is_some() {
                 return None;

@@ -4,9 +4,10 @@
 //! A node is indented two spaces per ancestor, up to [`MAX_INDENT`]
 //! ancestors; deeper nodes say their depth instead (`[40000] array ...`),
 //! so the output of a deeply nested input grows with its size, not with the
-//! square of its depth.
+//! square of its depth. Lines are written as they are made, never gathered
+//! in one string: the dump of a large input costs no memory of its own.
 
-use std::fmt;
+use std::io;
 
 use super::tree::{flags, Action, NodeId, Tree};
 
@@ -16,9 +17,9 @@ pub const MAX_INDENT: usize = 64;
 /// Writes the tree, one node per line, for `--dump-tree`.
 pub fn dump(
     tree: &Tree,
-    out: &mut dyn fmt::Write,
+    out: &mut dyn io::Write,
     is_unit: &dyn Fn(NodeId) -> bool,
-) -> fmt::Result {
+) -> io::Result<()> {
     let mut depth = Vec::<u32>::new(); // subtree ends of the open ancestors
     for (i, n) in tree.nodes().iter().enumerate() {
         while depth.last().is_some_and(|&e| e <= i as u32) {
@@ -85,8 +86,9 @@ mod tests {
 
     #[test]
     fn deep_nesting_is_numbered_not_indented_without_end() {
-        let mut out = String::new();
+        let mut out = Vec::new();
         dump(&nested(40_000), &mut out, &|_| false).expect("formats");
+        let out = String::from_utf8(out).expect("utf-8");
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 40_000);
         assert!(lines[3].starts_with("      ?"), "{}", lines[3]);

@@ -459,3 +459,17 @@ fn compute_leads(src: &[u8], nodes: &mut [Node]) {
         n.lead = lead;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The arena is most of the memory a reduction needs beside the input
+    /// (a JSON input has a node every 4.5 bytes): a node that grows grows
+    /// every run's peak (see BENCHMARKS.md, "Memory against input size").
+    #[test]
+    fn a_node_takes_at_most_32_bytes() {
+        assert!(std::mem::size_of::<Node>() <= 32, "{} bytes", std::mem::size_of::<Node>());
+        assert!(std::mem::size_of::<Action>() <= 4);
+    }
+}

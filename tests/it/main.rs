@@ -17,6 +17,7 @@
 //! - `slurm`: tests as Slurm job steps (`--launcher srun ...`) on a private
 //!   one-node cluster: the local result, and no step left behind.
 //! - `multi`: a directory, or several files, reduced jointly.
+//! - `memory`: peak memory against input size, at `-j 1` and `-j 8`.
 //! - `faults`: the fault table: a run killed with `kill -9`, two runs on
 //!   one output, an `--in-place` file edited during the run, `--max-time`
 //!   during a long test; exit codes, and nothing left behind.
@@ -30,6 +31,7 @@ mod cli;
 mod corpus;
 mod faults;
 mod languages;
+mod memory;
 mod multi;
 mod parallel;
 mod reduce;

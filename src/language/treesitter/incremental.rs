@@ -13,14 +13,22 @@ pub(super) struct Base {
 
 impl Base {
     /// The parse, edited to stand for `text` so that tree-sitter re-parses
-    /// only what changed: one edit covering where the texts differ.
-    pub(super) fn edited_to(&self, text: &[u8]) -> tree_sitter::Tree {
+    /// only what changed: one edit covering where the texts differ. `None`
+    /// when parsing `text` from scratch is the cheaper: an edit copies
+    /// every node inside it (tree-sitter's nodes are shared with the base,
+    /// so it cannot change them in place), and a parse from scratch makes
+    /// about as many nodes as `text` has, so a candidate that drops most of
+    /// the best is read whole rather than copy what it drops.
+    pub(super) fn edited_to(&self, text: &[u8]) -> Option<tree_sitter::Tree> {
         let old = &self.src;
         let prefix = old.iter().zip(text).take_while(|(a, b)| a == b).count();
         let room = old.len().min(text.len()) - prefix;
         let suffix =
             old.iter().rev().zip(text.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
         let (old_end, new_end) = (old.len() - suffix, text.len() - suffix);
+        if old_end - prefix > text.len() {
+            return None;
+        }
         let start = advance(text, (0, Point::new(0, 0)), prefix);
         let mut tree = self.tree.clone();
         tree.edit(&InputEdit {
@@ -31,7 +39,7 @@ impl Base {
             old_end_position: advance(old, start, old_end).1,
             new_end_position: advance(text, start, new_end).1,
         });
-        tree
+        Some(tree)
     }
 }
 

@@ -247,7 +247,7 @@ impl Frontend for TreeSitterFrontend {
             return (self.syntax_errors(text), None);
         };
         let tree = base.edited_to(text);
-        match self.ts_parse(text, Some(&tree)) {
+        match self.ts_parse(text, tree.as_ref()) {
             Some(ts) => {
                 let errors = count_errors(&ts);
                 (errors, Some(Box::new(Base { tree: ts, src: text.to_vec() })))
