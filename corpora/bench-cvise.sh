@@ -90,8 +90,12 @@ run_cvise() {
   (cd "$cwd" && timeout -k 10 "$cap" "$cvise" --n 1 --timeout 60 "${lang_opt[@]}" \
     "$work/counted.sh" "${files[@]}" > "$work/cvise.log" 2>&1) || status=T/O
   end=$(date +%s)
-  # its backups of the original files are not part of the result
+  # its backups of the original files and the reports of its passes'
+  # crashes (cvise_bug_N) are not part of the result
   for f in "${files[@]}"; do rm -f "$cwd/$f.orig"; done
+  if [ "$cwd" != "$work" ]; then
+    find "$cwd" -maxdepth 1 -name 'cvise_bug_*' -exec mv -t "$work" {} +
+  fi
   echo "$(wc -l < "$work/counter") $status $((end - start))"
 }
 
