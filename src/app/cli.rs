@@ -141,6 +141,13 @@ pub struct Args {
     #[arg(long, help_heading = "Algorithm")]
     pub no_layout: bool,
 
+    /// Run the language's formatter on the result as one more candidate,
+    /// kept if the test still passes: clang-format for C and C++, prettier
+    /// for JavaScript (grammars/<lang>.toml, `format`); it must be on the
+    /// PATH.
+    #[arg(long, help_heading = "Algorithm")]
+    pub format: bool,
+
     /// Keep the names the result declares (by default each is renamed to
     /// the shortest name the text does not use, `a`, `b`, ..., one name per
     /// test, kept if the test still passes).
@@ -238,19 +245,41 @@ fn check_launcher(cmd: &str) -> Result<Vec<String>> {
     let Some(first) = words.first() else {
         return Err(bad("no command given".into()));
     };
-    let path = Path::new(first);
-    let found = if first.contains('/') {
+    runnable(first).map_err(bad)?;
+    Ok(words)
+}
+
+/// `--format`: the language's formatter (grammar data `format`) for the
+/// file `input`, its program on PATH.
+fn formatter(lang: &LangInfo, input: &Path, set: bool) -> Result<Vec<String>> {
+    if set {
+        return Err(Fatal::usage("--format takes one file"));
+    }
+    let words = lang.formatter()?;
+    let Some(first) = words.first() else {
+        return Err(Fatal::usage(format!("--format: hdd knows no formatter for {}", lang.name)));
+    };
+    runnable(first).map_err(|why| Fatal::usage(format!("--format: {why}")))?;
+    let name = input.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+    Ok(words.iter().map(|w| w.replace("{name}", &name)).collect())
+}
+
+/// Whether `program` (a path, or a name looked up on PATH) is an
+/// executable file; else why not.
+fn runnable(program: &str) -> std::result::Result<(), String> {
+    let path = Path::new(program);
+    let found = if program.contains('/') {
         path.is_file().then(|| path.to_path_buf())
     } else {
         std::env::var_os("PATH").and_then(|paths| {
-            std::env::split_paths(&paths).map(|d| d.join(first)).find(|p| p.is_file())
+            std::env::split_paths(&paths).map(|d| d.join(program)).find(|p| p.is_file())
         })
     };
     match found {
-        None if first.contains('/') => Err(bad(format!("{first} does not exist"))),
-        None => Err(bad(format!("{first} is not on PATH"))),
-        Some(p) if !executable(&p) => Err(bad(format!("{} is not executable", p.display()))),
-        Some(_) => Ok(words),
+        None if program.contains('/') => Err(format!("{program} does not exist")),
+        None => Err(format!("{program} is not on PATH")),
+        Some(p) if !executable(&p) => Err(format!("{} is not executable", p.display())),
+        Some(_) => Ok(()),
     }
 }
 
@@ -370,6 +399,7 @@ impl Args {
         let jobs = self
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let format = if self.format { Some(formatter(lang, &input, set.is_some())?) } else { None };
         let launcher = self.launcher.as_deref().map(check_launcher).transpose()?;
         let work_dir = self.work_dir.as_deref().map(check_work_dir).transpose()?;
         let progress =
@@ -405,6 +435,7 @@ impl Args {
             tokens: !self.no_tokens,
             shrink: !self.no_shrink,
             layout: !self.no_layout,
+            format,
             rename: !self.no_rename,
             batch: (self.batch > 0).then_some(self.batch),
             max_time: self.max_time,

@@ -42,8 +42,11 @@ pub struct Config {
     pub tokens: bool,
     /// Run the shrinking pass (characters of strings) at the end.
     pub shrink: bool,
-    /// Lay the result out again, as the last candidate.
+    /// Lay the result out again, as the last candidate but one.
     pub layout: bool,
+    /// `--format`: the formatter's command line, run on the result as the
+    /// last candidate.
+    pub format: Option<Vec<String>>,
     /// Rename declared names to the shortest unused ones.
     pub rename: bool,
     /// Run the searches in batches whose first round has this many blocks.

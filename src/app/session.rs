@@ -14,7 +14,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
@@ -186,6 +186,7 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
         tokens: config.tokens,
         shrink: config.shrink,
         layout: config.layout,
+        format: config.format.is_some(),
         rename: config.rename,
         batch: config.batch,
     };
@@ -196,6 +197,8 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
         text: text.as_deref(),
         tree: tree.clone(),
         input_len: input.len(),
+        format: config.format.as_deref().map(|c| (c, config.timeout)),
+        progress: &progress,
         ev: Evaluator::new(&runner, settings, tree, &mut sink),
     };
     // a stopped plan says why through the evaluator
@@ -300,6 +303,10 @@ struct Bench<'a> {
     tree: Arc<Tree>,
     /// The input's size.
     input_len: usize,
+    /// `--format`: the formatter's command line, and how long it may take.
+    format: Option<(&'a [String], Duration)>,
+    /// For a formatter's failure, which is worth a line but not the run.
+    progress: &'a Progress,
     ev: Evaluator<'a>,
 }
 
@@ -351,6 +358,22 @@ impl Bench<'_> {
                 self.reparse();
                 // a result is never larger than the input
                 Arc::new(layout::view(&self.tree, self.input_len)?)
+            }
+            View::Format => {
+                self.reparse();
+                let (command, timeout) = self.format?;
+                let text = self.tree.src();
+                match crate::oracle::runner::format(command, text, timeout, self.stop) {
+                    Ok(out) => Arc::new(layout::formatted(&self.tree, out, self.input_len)?),
+                    Err(e) => {
+                        if !self.stop.is_set() {
+                            self.progress.println(&format!(
+                                "hdd: warning: --format: {e:#}; the result stays as it is"
+                            ));
+                        }
+                        return None;
+                    }
+                }
             }
         };
         self.ev.set_tree(tree.clone());

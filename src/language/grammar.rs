@@ -119,6 +119,14 @@ pub struct GrammarData {
     #[serde(default)]
     pub fixed_names: Vec<String>,
 
+    /// The formatter that `--format` runs on a result, as a command and its
+    /// arguments, `{name}` standing for the input's file name: it reads the
+    /// text on its standard input and writes it formatted
+    /// (`["clang-format", "--assume-filename={name}"]`). Without it
+    /// `--format` is refused for the language.
+    #[serde(default)]
+    pub format: Vec<String>,
+
     /// How the layout pass lays out a result (see `[layout]` below).
     /// Without it the language gets no layout pass: its results keep the
     /// indentation and blank lines that deletions left.

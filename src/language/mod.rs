@@ -121,6 +121,12 @@ impl LangInfo {
     pub fn frontend(&self) -> Result<Box<dyn Frontend>> {
         (self.build)(self)
     }
+
+    /// The formatter `--format` runs (grammar data `format`), with `{name}`
+    /// standing for the input's file name; empty when there is none.
+    pub fn formatter(&self) -> Result<Vec<String>> {
+        Ok(grammar::GrammarData::parse(self.grammar.0, self.grammar.1)?.format)
+    }
 }
 
 /// The registry. Adding a tree-sitter language is one row here, one grammar

@@ -16,8 +16,9 @@
 //!   its operand) and reaches past 1-tree-minimal; when it takes at least a
 //!   quarter of the text, the tree's passes run again on what is left, and
 //!   the token pass after them (rounds); then the shrinking pass (characters of strings); and
-//!   last the layout pass (the whitespace of the result laid out again, in
-//!   one candidate).
+//!   the layout pass (the whitespace of the result laid out again, in one
+//!   candidate); and last, with `--format`, the language's formatter (one
+//!   candidate).
 //!
 //! Before each pass the current best is parsed again (by the [`Host`]), so
 //! every pass works on a tree that matches the text (after replacements
@@ -58,6 +59,8 @@ pub enum Phase {
     Shrink,
     Rename,
     Layout,
+    /// The formatter of `--format`.
+    Format,
 }
 
 impl Phase {
@@ -73,6 +76,7 @@ impl Phase {
             Phase::Shrink => "shrink",
             Phase::Rename => "rename",
             Phase::Layout => "layout",
+            Phase::Format => "format",
         }
     }
 }
@@ -92,6 +96,9 @@ pub enum View {
     /// The whitespace between tokens, laid out again (see
     /// [`crate::syntax::layout`]).
     Layout,
+    /// The text as the language's formatter writes it (`--format`): one
+    /// unit (see [`crate::syntax::layout::formatted`]).
+    Format,
 }
 
 /// What a plan needs from the world around it.
@@ -126,8 +133,10 @@ pub struct Plan {
     pub shrink: bool,
     /// Give declared names the shortest unused names, after the tree's passes.
     pub rename: bool,
-    /// Lay the result out again, as the last candidate.
+    /// Lay the result out again, as the last candidate but one.
     pub layout: bool,
+    /// Run the language's formatter on the result, as the last candidate.
+    pub format: bool,
     /// Run ddmin and the 1-minimal phase as [`Batch`]es whose first round
     /// cuts a level into this many blocks (for many workers).
     pub batch: Option<usize>,
@@ -187,6 +196,9 @@ impl Plan {
         }
         if self.layout {
             pass(host, View::Layout, Whole::default(), Phase::Layout)?;
+        }
+        if self.format {
+            pass(host, View::Format, Whole::default(), Phase::Format)?;
         }
         Ok(())
     }

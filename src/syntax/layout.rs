@@ -121,6 +121,19 @@ pub fn view(tree: &Tree, limit: usize) -> Option<Tree> {
     Some(Tree::flat(tree.src_arc(), names, texts, units))
 }
 
+/// The view of `tree`'s text as a formatter wrote it (`--format`): one unit
+/// over the whole text, switched to `formatted`. `None` when it reads the
+/// same, or is longer than `limit`.
+pub fn formatted(tree: &Tree, formatted: Vec<u8>, limit: usize) -> Option<Tree> {
+    let src = tree.src();
+    if formatted == src || formatted.len() > limit {
+        return None;
+    }
+    let names = ["text", "formatted"].iter().map(|&n| Box::from(n)).collect();
+    let unit = FlatUnit { kind: 1, start: 0, end: src.len(), action: Action::Replace(0) };
+    Some(Tree::flat(tree.src_arc(), names, vec![formatted.into_boxed_slice()], [unit]))
+}
+
 /// A token: the span of a leaf of the tree, whether it is an extra (a
 /// comment), and whether it ends an item of a block or of the file.
 #[derive(Clone, Copy, Debug)]
@@ -298,6 +311,27 @@ mod tests {
         let mut out = Vec::new();
         Unparser::new().unparse(&view, &mask, &mut out);
         String::from_utf8(out).expect("utf-8")
+    }
+
+    #[test]
+    fn a_formatted_text_is_one_unit_within_the_limit_only() {
+        let fe = crate::language::by_name("c").expect("c").frontend().expect("front-end");
+        let tree = fe.parse(Arc::from(&b"int  f(){return 0;}\n"[..]));
+        let text = b"int f() { return 0; }\n".to_vec();
+        let view = formatted(&tree, text.clone(), 100).expect("a view");
+        let mut mask = crate::syntax::Mask::new(view.len());
+        let mut out = Vec::new();
+        Unparser::new().unparse(&view, &mask, &mut out);
+        assert_eq!(out, tree.src(), "nothing switched: the text as it is");
+        let units: Vec<_> =
+            (0..view.len()).filter(|&i| view.nodes()[i].action != Action::Keep).collect();
+        assert_eq!(units.len(), 1);
+        mask.set_off(crate::syntax::NodeId(units[0] as u32));
+        Unparser::new().unparse(&view, &mask, &mut out);
+        assert_eq!(out, text);
+        // the same text, or longer than the limit: nothing to try
+        assert!(formatted(&tree, tree.src().to_vec(), 100).is_none());
+        assert!(formatted(&tree, text, 10).is_none());
     }
 
     #[test]

@@ -184,6 +184,26 @@ fn a_bad_launcher_or_work_dir_is_one_usage_error_line() {
     }
 }
 
+#[test]
+fn format_without_a_formatter_is_one_usage_error_line() {
+    let (dir, _, test) = setup();
+    let json = dir.path().join("d.json");
+    fs::write(&json, "[\"needle\", 2]\n").expect("write");
+    let out = run(hdd().arg("-t").arg(&test).arg(&json).arg("--format"));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--format: hdd knows no formatter for json"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // C has one, clang-format, which must be on the PATH
+    let (_dir, input, test) = setup();
+    let out =
+        run(hdd().arg("-t").arg(&test).arg(&input).arg("--format").env("PATH", "/nonexistent"));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--format: clang-format is not on PATH"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
 /// Runs hdd on `setup()`'s input with `-o out` and extra arguments; returns
 /// the output, after checking it is a one-line usage error.
 fn refused(args: &[&std::ffi::OsStr]) -> String {
