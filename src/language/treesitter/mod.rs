@@ -220,12 +220,21 @@ impl Frontend for TreeSitterFrontend {
             return (self.syntax_errors(text), None);
         };
         let tree = base.edited_to(text);
-        match self.parser().and_then(|mut p| p.parse(text, Some(&tree))) {
-            Some(ts) => {
-                let errors = count_errors(&ts);
-                (errors, Some(Box::new(Base { tree: ts, src: text.to_vec() })))
+        let mut parser = self.parser();
+        let Some(mut ts) = parser.as_mut().and_then(|p| p.parse(text, Some(&tree))) else {
+            return (usize::MAX, None);
+        };
+        // tree-sitter's error recovery may go another way when it reuses
+        // the old parse (one error more or fewer than from scratch), so
+        // only a parse without errors is trusted; one with errors is done
+        // again from scratch
+        if ts.root_node().has_error() {
+            match parser.as_mut().and_then(|p| p.parse(text, None)) {
+                Some(fresh) => ts = fresh,
+                None => return (usize::MAX, None),
             }
-            None => (usize::MAX, None),
         }
+        let errors = count_errors(&ts);
+        (errors, Some(Box::new(Base { tree: ts, src: text.to_vec() })))
     }
 }
