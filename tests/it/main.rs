@@ -17,6 +17,8 @@
 //! - `slurm`: tests as Slurm job steps (`--launcher srun ...`) on a private
 //!   one-node cluster: the local result, and no step left behind.
 //! - `multi`: a directory, or several files, reduced jointly.
+//! - `fuzz`: structured mutations of every input through every front-end,
+//!   deterministic from a seed, for a bounded time (`HDD_FUZZ_SECS`).
 //! - `faults`: the fault table: a run killed with `kill -9`, two runs on
 //!   one output, an `--in-place` file edited during the run, `--max-time`
 //!   during a long test; exit codes, and nothing left behind.
@@ -29,6 +31,7 @@
 mod cli;
 mod corpus;
 mod faults;
+mod fuzz;
 mod languages;
 mod multi;
 mod parallel;
