@@ -17,6 +17,8 @@
 //! - `slurm`: tests as Slurm job steps (`--launcher srun ...`) on a private
 //!   one-node cluster: the local result, and no step left behind.
 //! - `multi`: a directory, or several files, reduced jointly.
+//! - `fuzz`: structured mutations of every input through every front-end,
+//!   deterministic from a seed, for a bounded time (`HDD_FUZZ_SECS`).
 //! - `memory`: peak memory against input size, at `-j 1` and `-j 8`.
 //! - `faults`: the fault table: a run killed with `kill -9`, two runs on
 //!   one output, an `--in-place` file edited during the run, `--max-time`
@@ -30,6 +32,7 @@
 mod cli;
 mod corpus;
 mod faults;
+mod fuzz;
 mod languages;
 mod memory;
 mod multi;

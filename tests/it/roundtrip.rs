@@ -21,7 +21,7 @@ fn unparse(tree: &Tree, mask: &Mask) -> Vec<u8> {
 }
 
 /// Spans nest, leading whitespace stays inside the parent, ids are preorder.
-fn check_tree(tree: &Tree, what: &str) {
+pub(crate) fn check_tree(tree: &Tree, what: &str) {
     let nodes = tree.nodes();
     for (i, n) in nodes.iter().enumerate() {
         assert!(

@@ -247,13 +247,22 @@ impl Frontend for TreeSitterFrontend {
             return (self.syntax_errors(text), None);
         };
         let tree = base.edited_to(text);
-        match self.ts_parse(text, tree.as_ref()) {
-            Some(ts) => {
-                let errors = count_errors(&ts);
-                (errors, Some(Box::new(Base { tree: ts, src: text.to_vec() })))
+        let reused = tree.is_some();
+        let Some(mut ts) = self.ts_parse(text, tree.as_ref()) else {
+            return (usize::MAX, None);
+        };
+        // tree-sitter's error recovery may go another way when it reuses
+        // the old parse (one error more or fewer than from scratch), so
+        // only a parse without errors is trusted; one with errors is done
+        // again from scratch
+        if reused && ts.root_node().has_error() {
+            match self.ts_parse(text, None) {
+                Some(fresh) => ts = fresh,
+                None => return (usize::MAX, None),
             }
-            None => (usize::MAX, None),
         }
+        let errors = count_errors(&ts);
+        (errors, Some(Box::new(Base { tree: ts, src: text.to_vec() })))
     }
 
     fn set_interrupt(&mut self, interrupt: Interrupt) {

@@ -511,7 +511,7 @@ impl<'f> Builder<'f> {
         i = ws(s, i);
         if is_element {
             if s.get(i) == Some(&b'(') {
-                self.content_model(s, i, end, false);
+                self.content_model(s, i, end);
             }
             return;
         }
@@ -539,52 +539,66 @@ impl<'f> Builder<'f> {
 
     /// The group of a content model that starts at `start` (a `(`), with
     /// its particles as elements of a list; returns where it ends (past
-    /// its `?`, `*` or `+`). A nested group is a particle itself.
-    fn content_model(&mut self, s: &[u8], start: usize, end: usize, nested: bool) -> usize {
-        let id = self.node(CONTENT_MODEL, start, start, true);
+    /// its `?`, `*` or `+`). A nested group is a particle itself. Groups
+    /// nest on a stack of their own, not on the call stack, so a deeply
+    /// nested model cannot overflow it.
+    fn content_model(&mut self, s: &[u8], start: usize, end: usize) -> usize {
+        // the open groups, the innermost last
+        let mut groups = vec![self.node(CONTENT_MODEL, start, start, true)];
         let mut i = start + 1;
         loop {
             i = ws(s, i);
-            if i >= end || s[i] == b'>' {
-                break;
+            // an unclosed group ends where the declaration does, with every
+            // group around it
+            let mut close = i >= end || s[i] == b'>';
+            if !close {
+                match s[i] {
+                    b')' => {
+                        i = quantified(s, i + 1, end);
+                        close = true;
+                    }
+                    b',' | b'|' => {
+                        let sep = self.node(SEPARATOR, i, i + 1, false);
+                        let n = self.b.node_mut(sep);
+                        n.flags = flags::SEPARATOR;
+                        n.action = Action::Keep;
+                        i += 1;
+                    }
+                    b'(' => {
+                        groups.push(self.node(CONTENT_MODEL, i, i, true));
+                        i += 1;
+                    }
+                    _ => {
+                        let name = s[i..end]
+                            .iter()
+                            .position(|c| c.is_ascii_whitespace() || b",|()>?*+".contains(c))
+                            .map_or(end, |k| i + k);
+                        let particle_end = quantified(s, name.max(i + 1), end);
+                        let p = self.node(PARTICLE, i, particle_end, false);
+                        self.b.node_mut(p).flags |= flags::ELEMENT;
+                        i = particle_end;
+                    }
+                }
             }
-            match s[i] {
-                b')' => {
-                    i = quantified(s, i + 1, end);
-                    break;
-                }
-                b',' | b'|' => {
-                    let sep = self.node(SEPARATOR, i, i + 1, false);
-                    let n = self.b.node_mut(sep);
-                    n.flags = flags::SEPARATOR;
-                    n.action = Action::Keep;
-                    i += 1;
-                }
-                b'(' => i = self.content_model(s, i, end, true),
-                _ => {
-                    let name = s[i..end]
-                        .iter()
-                        .position(|c| c.is_ascii_whitespace() || b",|()>?*+".contains(c))
-                        .map_or(end, |k| i + k);
-                    let particle_end = quantified(s, name.max(i + 1), end);
-                    let p = self.node(PARTICLE, i, particle_end, false);
-                    self.b.node_mut(p).flags |= flags::ELEMENT;
-                    i = particle_end;
-                }
+            if !close {
+                continue;
+            }
+            let id = groups.pop().expect("an open group");
+            let n = self.b.node_mut(id);
+            n.end = i as u32;
+            n.flags |= flags::LIST;
+            // a nested group is a particle; the outer one is the model itself
+            if groups.is_empty() {
+                n.action = Action::Keep;
+            } else {
+                n.flags |= flags::ELEMENT;
+                n.action = Action::Delete;
+            }
+            self.b.close();
+            if groups.is_empty() {
+                return i;
             }
         }
-        let n = self.b.node_mut(id);
-        n.end = i as u32;
-        n.flags |= flags::LIST;
-        // a nested group is a particle; the outer one is the model itself
-        if nested {
-            n.flags |= flags::ELEMENT;
-            n.action = Action::Delete;
-        } else {
-            n.action = Action::Keep;
-        }
-        self.b.close();
-        i
     }
 
     fn finish(mut self) -> Tree {

@@ -173,6 +173,25 @@ fn content_models_lose_particles_with_their_separators() {
 }
 
 #[test]
+fn regression_a_deeply_nested_content_model_does_not_overflow_the_stack() {
+    // found by the fuzzer: groups were parsed by recursion, one call per
+    // `(`, so `hdd --dump-tree` aborted with a stack overflow
+    let depth = 200_000;
+    let src =
+        format!("<!DOCTYPE r [<!ELEMENT r {}a{}>]><r/>", "(".repeat(depth), ")".repeat(depth));
+    let tree = parse(&src);
+    assert_eq!(kinds(&tree).iter().filter(|k| **k == "content_model").count(), depth);
+    assert_eq!(unparse(&tree, &[]), src.as_bytes());
+    assert_eq!(tree.error_count(), 0);
+    // the innermost group but one, deleted with its particle and separators
+    let inner = format!("{}a{}", "(".repeat(2), ")".repeat(2));
+    assert_eq!(without(&src, &[&inner]), src.replace(&inner, ""));
+    // unclosed, every group ends with the declaration
+    let open = format!("<!DOCTYPE r [<!ELEMENT r {}a>]><r/>", "(".repeat(depth));
+    assert_eq!(unparse(&parse(&open), &[]), open.as_bytes());
+}
+
+#[test]
 fn attribute_lists_lose_definitions_one_by_one() {
     let src = "<!DOCTYPE r [<!ATTLIST r id ID #REQUIRED kind (x|y) \"x\" v CDATA #FIXED '1' n NOTATION (p) #IMPLIED>]><r/>";
     assert_eq!(
