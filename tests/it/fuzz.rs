@@ -58,7 +58,7 @@ use crate::{hdd, root, scratch, script, Case};
 
 /// Seconds from the start after which no new random round begins, unless
 /// `HDD_FUZZ_SECS` says otherwise (the sweep always runs whole).
-const DEFAULT_SECS: f64 = 20.0;
+const DEFAULT_SECS: f64 = 15.0;
 
 /// The seed unless `HDD_FUZZ_SEED` says otherwise.
 const DEFAULT_SEED: u64 = 0x6864_645f_6675_7a7a;
@@ -68,7 +68,7 @@ const DEFAULT_SEED: u64 = 0x6864_645f_6675_7a7a;
 const WINDOW: usize = 24 * 1024;
 
 /// The window of the sweep, which must stay short for CI.
-const SWEEP_WINDOW: usize = 6 * 1024;
+const SWEEP_WINDOW: usize = 4 * 1024;
 
 /// The most nodes a tree may have per byte of its text (a `[` is an array
 /// and its bracket, and maybe a missing `]`), plus a few for an empty text.
@@ -422,7 +422,7 @@ fn huge_line(rng: &mut Rng, base: &[u8], big: bool) -> (Vec<u8>, String) {
     let bytes = match big {
         true if rng.chance(0.05) => 1 << 20,
         true => (32 << 10) + rng.below(128 << 10),
-        false => (16 << 10) + rng.below(16 << 10),
+        false => (8 << 10) + rng.below(8 << 10),
     };
     let (open, token, close) = *pick(rng, HUGE);
     let line = format!("{open}{}{close}\n", token.repeat(bytes / token.len()));
