@@ -213,10 +213,22 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     };
 
     let best = ev.best().clone();
+    let mut stats = ev.stats();
+    let absent = match (&output, ended) {
+        (Saved::Dir(..), Ended::Finished) => {
+            let (absent, stopped) =
+                drop_empty_files(&runner, &output, &best, &mut stats, &progress)?;
+            if stopped {
+                ended = stop.signal().map_or(Ended::TimeUp, Ended::Signal);
+            }
+            absent
+        }
+        _ => Vec::new(),
+    };
     // every result is re-checked, the original too when nothing could be
     // removed: a flaky test is reported, not trusted
     let flaky = if ended == Ended::Finished {
-        match runner.run(&best, &Cancel::default())?.outcome {
+        match runner.run_without(&best, &absent, &Cancel::default())?.outcome {
             Outcome::Interesting => false,
             Outcome::Cancelled => {
                 // a signal during the re-check stops the run like any other
@@ -229,8 +241,7 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
         false
     };
     // --in-place: a file the user changed meanwhile keeps their change
-    output.verify(&best)?;
-    let mut stats = ev.stats();
+    output.verify(&best, &absent)?;
     stats.started_at(began);
     stats.original_bytes = input.len() as u64 - separators;
     stats.final_bytes = best.len() as u64 - separators;
@@ -244,6 +255,51 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     })
 }
 
+/// A set's files that the reduction emptied, each left out of the set if
+/// the test still passes without it (one test each, in the set's order;
+/// phase `files` in the stats): the files marked absent, and whether a stop
+/// came meanwhile. A file the test needs, if only to exist, stays as an
+/// empty file; the last file of a set always stays.
+fn drop_empty_files(
+    runner: &Runner,
+    output: &Saved,
+    best: &[u8],
+    stats: &mut Stats,
+    progress: &Progress,
+) -> Result<(Vec<bool>, bool)> {
+    let texts = forest::split(best);
+    let mut absent = vec![false; texts.len()];
+    stats.start_pass(Phase::Files);
+    for (i, text) in texts.iter().enumerate() {
+        if !text.is_empty() || absent.iter().filter(|&&a| !a).count() == 1 {
+            continue;
+        }
+        absent[i] = true;
+        let report = runner.run_without(best, &absent, &Cancel::default())?;
+        match report.outcome {
+            Outcome::Cancelled => {
+                absent[i] = false;
+                return Ok((absent, true));
+            }
+            Outcome::Interesting => {
+                output.write_without(best, &absent)?;
+                stats.count_improvement(best.len(), best.len());
+                if let Saved::Dir(_, set, _) = output {
+                    progress.println(&format!(
+                        "hdd: left out {}: the test passes without it",
+                        set.files[i].0.display()
+                    ));
+                }
+            }
+            _ => absent[i] = false,
+        }
+        stats.tests += 1;
+        stats.test_time += report.elapsed;
+        stats.count_test();
+    }
+    Ok((absent, false))
+}
+
 /// Where results go: a file, or a directory for a set of files.
 enum Saved<'c> {
     File(Output),
@@ -252,18 +308,23 @@ enum Saved<'c> {
 
 impl Saved<'_> {
     fn write(&self, text: &[u8]) -> Result<()> {
+        self.write_without(text, &[])
+    }
+
+    /// Writes `text`, leaving out the files of a set that `absent` marks.
+    fn write_without(&self, text: &[u8], absent: &[bool]) -> Result<()> {
         match self {
             Saved::File(o) => o.write(text),
-            Saved::Dir(o, set, copied) => o.write(set.result(text, copied)),
+            Saved::Dir(o, set, copied) => o.write(set.result(text, copied, absent)),
         }
     }
 
-    /// At the end: whether the output still holds the result (see
-    /// [`Output::verify`]).
-    fn verify(&self, best: &[u8]) -> Result<()> {
+    /// At the end: whether the output still holds the result, less the
+    /// files `absent` marks (see [`Output::verify`]).
+    fn verify(&self, best: &[u8], absent: &[bool]) -> Result<()> {
         match self {
             Saved::File(o) => o.verify(best),
-            Saved::Dir(o, set, copied) => o.verify(set.result(best, copied)),
+            Saved::Dir(o, set, copied) => o.verify(set.result(best, copied, absent)),
         }
     }
 

@@ -135,16 +135,21 @@ impl FileSet {
 
     /// The files of a result (`text` as a candidate is) and the copied
     /// files, relative to the set's directory, for the output.
+    /// The files `absent` marks are left out (empty files the test does
+    /// not need, removed at the end of a run).
     pub fn result<'a>(
         &'a self,
         text: &'a [u8],
         copied: &'a [(PathBuf, Arc<[u8]>)],
+        absent: &'a [bool],
     ) -> impl Iterator<Item = (&'a Path, &'a [u8])> {
         let texts = forest::split(text);
         self.files
             .iter()
             .zip(texts)
-            .map(|((rel, _), t)| (rel.as_path(), t))
+            .enumerate()
+            .filter(|(i, _)| !absent.get(*i).copied().unwrap_or(false))
+            .map(|(_, ((rel, _), t))| (rel.as_path(), t))
             .chain(copied.iter().map(|(rel, b)| (rel.as_path(), &**b)))
     }
 

@@ -84,9 +84,10 @@ pub struct SetLayout {
 }
 
 impl SetLayout {
-    /// Writes the candidate `bytes` into `work`; returns the directory (the
-    /// working directory) and the test's arguments.
-    fn write(&self, work: &Path, bytes: &[u8]) -> Result<(PathBuf, Vec<PathBuf>)> {
+    /// Writes the candidate `bytes` into `work`, but the files `absent`
+    /// marks; returns the directory (the working directory) and the test's
+    /// arguments.
+    fn write(&self, work: &Path, bytes: &[u8], absent: &[bool]) -> Result<(PathBuf, Vec<PathBuf>)> {
         let dir = work.join(&self.dir);
         let texts = forest::split(bytes);
         anyhow::ensure!(
@@ -95,8 +96,10 @@ impl SetLayout {
             texts.len(),
             self.files.len()
         );
+        let present = |i: &usize| !absent.get(*i).copied().unwrap_or(false);
+        let reduced = self.files.iter().zip(texts).enumerate().filter(|(i, _)| present(i));
         let copied = self.copied.iter().map(|(p, b)| (p, &**b));
-        for (rel, text) in self.files.iter().zip(texts).chain(copied) {
+        for (rel, text) in reduced.map(|(_, f)| f).chain(copied) {
             let path = dir.join(rel);
             if let Some(parent) = path.parent() {
                 fs::create_dir_all(parent)
@@ -108,7 +111,8 @@ impl SetLayout {
         let args = if self.pass_dir {
             vec![dir.clone()]
         } else {
-            self.files.iter().map(|f| dir.join(f)).collect()
+            let files = self.files.iter().enumerate().filter(|(i, _)| present(i));
+            files.map(|(_, f)| dir.join(f)).collect()
         };
         Ok((dir, args))
     }
@@ -238,19 +242,31 @@ impl Runner {
 
     /// Runs the test on `bytes`; setting `cancel` abandons the run early.
     pub fn run(&self, bytes: &[u8], cancel: &Cancel) -> Result<Report> {
-        self.run_with(bytes, false, Some(cancel))
+        self.run_with(bytes, &[], false, Some(cancel))
+    }
+
+    /// Runs the test on the set of files `bytes` with the files that
+    /// `absent` marks left out of the copy (and of the test's arguments).
+    pub fn run_without(&self, bytes: &[u8], absent: &[bool], cancel: &Cancel) -> Result<Report> {
+        self.run_with(bytes, absent, false, Some(cancel))
     }
 
     /// Runs the test on `bytes`, keeping what it prints (for the check of
     /// the original, whose failure is shown to the user).
     pub fn run_capturing(&self, bytes: &[u8]) -> Result<Report> {
-        self.run_with(bytes, true, None)
+        self.run_with(bytes, &[], true, None)
     }
 
-    fn run_with(&self, bytes: &[u8], capture: bool, cancel: Option<&Cancel>) -> Result<Report> {
+    fn run_with(
+        &self,
+        bytes: &[u8],
+        absent: &[bool],
+        capture: bool,
+        cancel: Option<&Cancel>,
+    ) -> Result<Report> {
         let n = self.runs.fetch_add(1, Ordering::Relaxed);
         let dir = self.root.path().join(format!("run{n}"));
-        let result = self.run_in(&dir, n, bytes, capture, cancel);
+        let result = self.run_in(&dir, n, bytes, absent, capture, cancel);
         let _ = fs::remove_dir_all(&dir);
         result
     }
@@ -260,6 +276,7 @@ impl Runner {
         dir: &Path,
         n: u64,
         bytes: &[u8],
+        absent: &[bool],
         capture: bool,
         cancel: Option<&Cancel>,
     ) -> Result<Report> {
@@ -274,7 +291,7 @@ impl Runner {
                     .with_context(|| format!("cannot write {}", candidate.display()))?;
                 (work, vec![candidate])
             }
-            Layout::Set(set) => set.write(&work, bytes)?,
+            Layout::Set(set) => set.write(&work, bytes, absent)?,
         };
         let (tail, writer) = match capture {
             true => {

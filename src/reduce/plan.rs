@@ -61,6 +61,8 @@ pub enum Phase {
     Layout,
     /// The formatter of `--format`.
     Format,
+    /// A set's emptied files left out (after the plan, by the session).
+    Files,
 }
 
 impl Phase {
@@ -77,6 +79,7 @@ impl Phase {
             Phase::Rename => "rename",
             Phase::Layout => "layout",
             Phase::Format => "format",
+            Phase::Files => "files",
         }
     }
 }

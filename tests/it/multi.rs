@@ -1,7 +1,8 @@
 //! Several files reduced jointly: a directory (`hdd -t t.sh DIR`) or a list
 //! of files. The test sees a private copy with the same layout, each file is
 //! reduced in its own language, binary files are copied as they are, files
-//! are emptied but never removed, and the result goes to `DIR.reduced/`.
+//! are emptied, and an emptied file the test does not need is left out of
+//! the result, which goes to `DIR.reduced/`.
 
 use std::fs;
 use std::path::Path;
@@ -64,6 +65,31 @@ grep -q 'int keep_me;' inc/a.h && grep -q 'return keep_me' main.c"#,
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(tree_of(&work.path().join("proj.orig")), before);
     assert_eq!(tree_of(&input), result);
+}
+
+#[test]
+fn an_emptied_file_the_test_does_not_need_is_left_out() {
+    let work = scratch();
+    let input = work.path().join("proj");
+    fs::create_dir_all(&input).expect("mkdir");
+    fs::write(input.join("main.c"), "#include \"used.h\"\nint f(void) { return KEEP; }\n")
+        .expect("main.c");
+    fs::write(input.join("used.h"), "#define KEEP 1\nint other;\n").expect("used.h");
+    fs::write(input.join("unused.h"), "int nothing;\nint more;\n").expect("unused.h");
+    let test = script(
+        &work.path().join("t.sh"),
+        "cd \"$1\" && gcc -fsyntax-only -I. main.c > ./log 2>&1 && grep -q 'return KEEP' main.c",
+    );
+    let stats = work.path().join("stats.json");
+    let out = run(hdd().arg("-t").arg(&test).arg(&input).arg("--stats-json").arg(&stats).arg("-q"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let result = tree_of(&work.path().join("proj.reduced"));
+    let names: Vec<&str> = result.iter().map(|(n, _)| n.as_str()).collect();
+    // used.h must be there for the #include, if only empty; unused.h goes
+    assert_eq!(names, ["main.c", "used.h"], "{result:?}");
+    assert!(String::from_utf8_lossy(&result[1].1).contains("#define KEEP"));
+    let stats = fs::read_to_string(&stats).expect("stats");
+    assert!(stats.contains("\"files\""), "{stats}");
 }
 
 #[test]
