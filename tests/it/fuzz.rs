@@ -47,7 +47,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use hdd::language::forest::Forest;
 use hdd::language::{by_name, by_path, Frontend, LANGUAGES};
 use hdd::reduce::{Proposal, Units};
 use hdd::syntax::{forest, Hoist, Mask, Tree, Unparser};
@@ -771,14 +770,7 @@ fn fuzz_a_set_of_files_with_one_file_mutated() {
     let settings = Settings::from_env();
     let test = "fuzz_a_set_of_files";
     for case in Case::all().iter().filter(|c| c.is_dir()) {
-        let (texts, langs): (Vec<Vec<u8>>, Vec<_>) = case
-            .files()
-            .into_iter()
-            .map(|(path, lang)| (fs::read(path).expect("input"), by_name(lang).expect("lang")))
-            .unzip();
-        let original = forest::join(&texts);
-        let mut fe = Forest::new(&langs).expect("forest");
-        fe.allow(&original);
+        let (texts, original, fe) = case.forest();
         let sweep = (texts.len() * MUTATIONS.len()) as u64;
         let (rounds, failures) = rounds(&settings, test, sweep, |round| {
             let mut rng = settings.rng(round);

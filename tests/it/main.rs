@@ -343,6 +343,22 @@ impl Case {
             .collect()
     }
 
+    /// A directory case as a set: its files' texts, those texts joined as
+    /// one candidate, and the forest's front-end that reads it.
+    pub fn forest(&self) -> (Vec<Vec<u8>>, Vec<u8>, hdd::language::forest::Forest) {
+        let (texts, langs): (Vec<Vec<u8>>, Vec<_>) = self
+            .files()
+            .into_iter()
+            .map(|(path, lang)| {
+                (fs::read(path).expect("input"), hdd::language::by_name(lang).expect("lang"))
+            })
+            .unzip();
+        let joined = hdd::syntax::forest::join(&texts);
+        let mut fe = hdd::language::forest::Forest::new(&langs).expect("forest");
+        fe.allow(&joined);
+        (texts, joined, fe)
+    }
+
     /// The oracle.
     pub fn test(&self) -> PathBuf {
         self.dir.join("test.sh")

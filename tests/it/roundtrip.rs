@@ -6,10 +6,9 @@
 use std::fs;
 use std::sync::Arc;
 
-use hdd::language::forest::Forest;
-use hdd::language::{by_name, Frontend};
+use hdd::language::Frontend;
 use hdd::reduce::{Proposal, Units};
-use hdd::syntax::{forest, Hoist, Mask, NodeId, Tree, Unparser};
+use hdd::syntax::{Hoist, Mask, NodeId, Tree, Unparser};
 
 use crate::rng::Rng;
 use crate::{frontend, parse, Case};
@@ -168,14 +167,7 @@ fn the_guard_of_a_set_reusing_unchanged_files_counts_as_a_full_parse() {
     // with parsing every file from scratch
     let mut rng = Rng::new(0x51_7e5);
     for case in Case::all().iter().filter(|c| c.is_dir()) {
-        let (texts, langs): (Vec<Vec<u8>>, Vec<_>) = case
-            .files()
-            .into_iter()
-            .map(|(path, lang)| (fs::read(path).expect("input"), by_name(lang).expect("lang")))
-            .unzip();
-        let original = forest::join(&texts);
-        let mut fe = Forest::new(&langs).expect("forest");
-        fe.allow(&original);
+        let (_, original, fe) = case.forest();
         let tree = fe.parse(Arc::from(original.as_slice()));
         let units = Units::new(&tree);
         // per file, its units: a candidate mostly changes one file
