@@ -61,9 +61,10 @@ pub struct Args {
     pub jobs: Option<usize>,
 
     /// How long a test that must stop (timeout, cancel, Ctrl-C) gets after
-    /// SIGTERM before SIGKILL (0: SIGKILL at once).
-    #[arg(long, value_name = "DURATION", default_value = "1s", value_parser = parse_grace, help_heading = "Test")]
-    pub kill_grace: Duration,
+    /// SIGTERM before SIGKILL (0: SIGKILL at once) [default: 1s; 10s with
+    /// --launcher].
+    #[arg(long, value_name = "DURATION", value_parser = parse_grace, help_heading = "Test")]
+    pub kill_grace: Option<Duration>,
 
     /// Run the test through this command, e.g. 'srun -Q --quit-on-interrupt -n1'
     /// (words split like a shell's; the test and the candidate follow).
@@ -237,6 +238,12 @@ fn order_help() -> String {
     }
     format!("The order in which the nodes of a level are tried [default: {}]", parts.join("; "))
 }
+
+/// `--kill-grace` by default.
+const KILL_GRACE: Duration = Duration::from_secs(1);
+
+/// `--kill-grace` by default with `--launcher`.
+const LAUNCHER_KILL_GRACE: Duration = Duration::from_secs(10);
 
 /// `--launcher`: its words; the first must be a program hdd can run.
 fn check_launcher(cmd: &str) -> Result<Vec<String>> {
@@ -412,7 +419,14 @@ impl Args {
             lang,
             test,
             timeout: self.timeout,
-            kill_grace: self.kill_grace,
+            // a launcher cancels remote work on SIGTERM (srun its job step)
+            // and must not be killed before it has: on a busy machine that
+            // took srun over a second (a step left running in CI)
+            kill_grace: self.kill_grace.unwrap_or(if launcher.is_some() {
+                LAUNCHER_KILL_GRACE
+            } else {
+                KILL_GRACE
+            }),
             launcher: launcher.unwrap_or_default(),
             work_dir,
             jobs,
