@@ -133,10 +133,7 @@ fn cost(best: &Best, text: &[u8]) -> usize {
         return text.len();
     }
     let old = &best.text[..];
-    let prefix = old.iter().zip(text).take_while(|(a, b)| a == b).count();
-    let room = old.len().min(text.len()) - prefix;
-    let suffix =
-        old.iter().rev().zip(text.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+    let (prefix, suffix) = crate::syntax::common_ends(old, text);
     let changed = (old.len() - prefix - suffix).max(text.len() - prefix - suffix);
     changed.min(text.len()).max(1)
 }

@@ -27,3 +27,27 @@ pub mod unparse;
 pub use mask::{Hoist, Mask, Target};
 pub use tree::{NodeId, Tree};
 pub use unparse::Unparser;
+
+/// Where two texts differ: the lengths of their longest common prefix and
+/// of their longest common suffix that does not overlap it. A candidate
+/// differs from the best in one place or a few close ones, so the span
+/// between them is what a re-parse must read again.
+pub fn common_ends(old: &[u8], new: &[u8]) -> (usize, usize) {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let room = old.len().min(new.len()) - prefix;
+    let suffix =
+        old.iter().rev().zip(new.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+    (prefix, suffix)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn common_ends_never_overlap() {
+        assert_eq!(super::common_ends(b"x-ab-y", b"xy"), (1, 1));
+        // a repeated text: the prefix takes it, the suffix gets what is left
+        assert_eq!(super::common_ends(b"abcabc", b"abc"), (3, 0));
+        assert_eq!(super::common_ends(b"same", b"same"), (4, 0));
+        assert_eq!(super::common_ends(b"", b"new"), (0, 0));
+    }
+}

@@ -21,10 +21,7 @@ impl Base {
     /// the best is read whole rather than copy what it drops.
     pub(super) fn edited_to(&self, text: &[u8]) -> Option<tree_sitter::Tree> {
         let old = &self.src;
-        let prefix = old.iter().zip(text).take_while(|(a, b)| a == b).count();
-        let room = old.len().min(text.len()) - prefix;
-        let suffix =
-            old.iter().rev().zip(text.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+        let (prefix, suffix) = crate::syntax::common_ends(old, text);
         let (old_end, new_end) = (old.len() - suffix, text.len() - suffix);
         if old_end - prefix > text.len() {
             return None;
