@@ -49,10 +49,10 @@ use std::time::{Duration, Instant};
 
 use hdd::language::{by_name, by_path, Frontend, LANGUAGES};
 use hdd::reduce::{Proposal, Units};
-use hdd::syntax::{forest, Hoist, Mask, Tree, Unparser};
+use hdd::syntax::{forest, Mask, Tree, Unparser};
 
 use crate::rng::Rng;
-use crate::roundtrip::check_tree;
+use crate::roundtrip::{check_tree, random_hoist};
 use crate::{hdd, root, scratch, script, Case};
 
 /// Seconds from the start after which no new random round begins, unless
@@ -581,12 +581,8 @@ fn check(
         }
         let mut hoists = 0;
         if units.hoistable_count() > 0 && rng.chance(0.5) {
-            let (node, targets) =
-                units.hoistable(rng.below(units.hoistable_count())).expect("hoistable");
-            let to = targets[rng.below(targets.len())];
-            let present = |id| units.is_present(id, &mask);
-            if present(node) && present(to.first) && present(to.last) {
-                mask = Proposal::Hoist(Hoist { node, to }).apply(&mask);
+            if let Some(hoisted) = random_hoist(&units, &mask, rng) {
+                mask = hoisted;
                 hoists += 1;
             }
         }

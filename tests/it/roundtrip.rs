@@ -20,6 +20,19 @@ fn unparse(tree: &Tree, mask: &Mask) -> Vec<u8> {
 }
 
 /// Spans nest, leading whitespace stays inside the parent, ids are preorder.
+/// `mask` with one more hoist, of a random hoistable node to one of its
+/// targets, if the node and the target are still present.
+pub(crate) fn random_hoist(units: &Units, mask: &Mask, rng: &mut Rng) -> Option<Mask> {
+    if units.hoistable_count() == 0 {
+        return None;
+    }
+    let (node, targets) = units.hoistable(rng.below(units.hoistable_count())).expect("hoistable");
+    let to = targets[rng.below(targets.len())];
+    let present = |id| units.is_present(id, mask);
+    (present(node) && present(to.first) && present(to.last))
+        .then(|| Proposal::Hoist(Hoist { node, to }).apply(mask))
+}
+
 pub(crate) fn check_tree(tree: &Tree, what: &str) {
     let nodes = tree.nodes();
     for (i, n) in nodes.iter().enumerate() {
@@ -104,14 +117,8 @@ fn every_candidate_of_a_valid_json_document_is_valid_json() {
             mask = Proposal::Off(vec![u]).apply(&mask);
         }
         // hoists come after deletions, as in the hoisting pass
-        if units.hoistable_count() > 0 && round % 2 == 0 {
-            let (node, targets) =
-                units.hoistable(rng.below(units.hoistable_count())).expect("hoistable");
-            let to = targets[rng.below(targets.len())];
-            let present = |id| units.is_present(id, &mask);
-            if present(node) && present(to.first) && present(to.last) {
-                mask = Proposal::Hoist(Hoist { node, to }).apply(&mask);
-            }
+        if round % 2 == 0 {
+            mask = random_hoist(&units, &mask, &mut rng).unwrap_or(mask);
         }
         let text = unparse(&tree, &mask);
         if text.iter().all(u8::is_ascii_whitespace) {
