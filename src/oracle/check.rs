@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use super::guard::{Best, Budget, Guard};
+use super::guard::{Best, Budget, Guard, Permit};
 use super::runner::{Outcome, Runner};
 use super::stop::Cancel;
 use crate::language::GuardBase;
@@ -95,9 +95,14 @@ impl Scratch {
     const KEEP: usize = 1 << 20;
 
     /// Gives back a large text buffer.
-    fn trim(&mut self) {
-        if self.text.capacity() > Self::KEEP {
-            self.text = Vec::new();
+    pub(super) fn trim(&mut self) {
+        Scratch::trim_text(&mut self.text);
+    }
+
+    /// Gives back `text`'s buffer if it is large.
+    fn trim_text(text: &mut Vec<u8>) {
+        if text.capacity() > Self::KEEP {
+            *text = Vec::new();
         }
     }
 
@@ -172,6 +177,7 @@ impl<'a> Checker<'a> {
         scratch: &mut Scratch,
         tree: &Tree,
         best: Best,
+        permit: Option<Permit<'_>>,
         job: &Job,
     ) -> (Result<Eval>, Option<Found>) {
         let started = Instant::now();
@@ -195,9 +201,7 @@ impl<'a> Checker<'a> {
         let mut guarded = || {
             let Some(g) = self.guard.filter(|_| !unguarded) else { return false };
             let started = Instant::now();
-            let permit = self.budget.take(&best, text);
             let (rejected, parse) = g.rejects(&best, text);
-            drop(permit);
             base = parse.filter(|_| self.keep_parses);
             add_time(&self.guard_ns, started);
             rejected
@@ -212,7 +216,11 @@ impl<'a> Checker<'a> {
             // alive (text and parse) while it runs
             drop(best);
             let started = Instant::now();
-            let run = self.runner.run(text, &job.cancel);
+            let written = |text: &mut Vec<u8>| {
+                Scratch::trim_text(text);
+                drop(permit);
+            };
+            let run = self.runner.run(&mut scratch.text, written, &job.cancel);
             let total = started.elapsed();
             match run {
                 Ok(report) => {
@@ -248,8 +256,14 @@ impl<'a> Checker<'a> {
             let (eval, found) = if job.cancel.is_set() {
                 (Ok(Eval::Tested(Outcome::Cancelled, Duration::ZERO)), None)
             } else {
+                // a large candidate is made, checked and written under a
+                // share of the budget, given back once the test has its
+                // copy of the text; taken before the best is picked up, so
+                // that a worker waiting for it keeps no old best alive
+                let len = self.best.lock().expect("best lock").text.len();
+                let permit = self.budget.take(len);
                 let best = self.best.lock().expect("best lock").clone();
-                let checked = self.check(&mut scratch, tree, best, &job);
+                let checked = self.check(&mut scratch, tree, best, permit, &job);
                 scratch.trim();
                 checked
             };

@@ -65,24 +65,29 @@ impl Guard<'_> {
     }
 }
 
-/// Texts up to this long are checked by the guard without asking the
-/// [`Budget`]: what their parses cost is small whatever `-j` is.
+/// Candidates up to this long are made and checked without asking the
+/// [`Budget`]: what they cost is small whatever `-j` is.
 const SMALL: usize = 64 << 10;
 
 /// The least a [`Budget`] allows, so that inputs of a few hundred
 /// kilobytes never wait.
 const MIN_BUDGET: usize = 1 << 20;
 
-/// How much text the syntax guard re-parses at once, over all workers.
+/// How much candidate text the workers hold at once: unparsed, re-parsed by
+/// the syntax guard, and written for the test.
 ///
-/// A parse costs memory in proportion to the text it reads (a tree-sitter
-/// tree is about 20 times a JSON text; editing one to re-parse from it
-/// copies every node inside the edit), so with `-j 8` eight checks of
-/// large candidates at once would need eight times what one needs. The
-/// budget is the input's length: checks of small candidates run side by
-/// side, those of large ones one after the other, and the peak is the
-/// same for every `-j`. Waiting changes when an answer comes, never what
-/// it is.
+/// A candidate costs memory in proportion to its text: the text itself,
+/// and the guard's parse of it (a tree-sitter tree is about 20 times a JSON
+/// text; editing one to re-parse from it copies every node inside the
+/// edit). With `-j 8`, eight workers at once on large candidates would
+/// need eight times what one needs. The budget is the input's length, and
+/// a worker takes the best's length (about the most a candidate can be:
+/// only the layout pass may add indentation) before it
+/// makes a candidate's text, and gives it back once the test has its copy
+/// of the text: checks of small candidates run side by side, those of
+/// large ones one after the other, and the tests run side by side holding
+/// no text, so the peak is the same for every `-j`. Waiting changes when
+/// an answer comes, never what it is.
 #[derive(Debug)]
 pub(super) struct Budget {
     limit: usize,
@@ -97,24 +102,23 @@ pub(super) struct Permit<'b> {
 }
 
 impl Budget {
-    /// A budget for re-parsing texts of an input of `input` bytes.
+    /// A budget for the candidates of an input of `input` bytes.
     pub(super) fn new(input: usize) -> Budget {
         Budget { limit: input.max(MIN_BUDGET), used: Mutex::new(0), freed: Condvar::new() }
     }
 
-    /// Waits until the guard may check `text` against `best` (at once when
-    /// nothing else is being checked), and takes its share.
-    pub(super) fn take(&self, best: &Best, text: &[u8]) -> Option<Permit<'_>> {
-        if text.len() <= SMALL {
+    /// Waits until a worker may make a candidate of at most `len` bytes
+    /// (at once when no other worker holds one), and takes its share.
+    pub(super) fn take(&self, len: usize) -> Option<Permit<'_>> {
+        if len <= SMALL {
             return None;
         }
-        let cost = cost(best, text);
         let mut used = self.used.lock().expect("budget lock");
-        while *used > 0 && *used + cost > self.limit {
+        while *used > 0 && *used + len > self.limit {
             used = self.freed.wait(used).expect("budget lock");
         }
-        *used += cost;
-        Some(Permit { budget: self, cost })
+        *used += len;
+        Some(Permit { budget: self, cost: len })
     }
 }
 
@@ -123,17 +127,4 @@ impl Drop for Permit<'_> {
         *self.budget.used.lock().expect("budget lock") -= self.cost;
         self.budget.freed.notify_all();
     }
-}
-
-/// About how many bytes of text the guard reads to check `text`: all of
-/// it without a base; from a base, the part that differs from the best
-/// (the front-end parses from scratch when that is the cheaper).
-fn cost(best: &Best, text: &[u8]) -> usize {
-    if best.base.is_none() {
-        return text.len();
-    }
-    let old = &best.text[..];
-    let (prefix, suffix) = crate::syntax::common_ends(old, text);
-    let changed = (old.len() - prefix - suffix).max(text.len() - prefix - suffix);
-    changed.min(text.len()).max(1)
 }

@@ -209,6 +209,7 @@ impl<'a> Evaluator<'a> {
     /// Makes the candidate `mask` the best; `found`: what its check kept.
     fn improve(&mut self, mask: &Mask, found: Found) {
         let text: Arc<[u8]> = Arc::from(self.scratch.unparse(&self.tree, mask));
+        self.scratch.trim();
         self.stats.count_improvement(self.best.text.len(), text.len());
         // keep the guard's parse in step with the best
         let base = Guard::next_base(self.checker.guard, &self.best, found.base, &text);
@@ -237,8 +238,9 @@ impl<'a> Evaluator<'a> {
             };
             // nothing runs ahead, but the guess is counted as with -j
             let guess = self.chance(c.context, c.expect) > 0.5;
+            // one candidate at a time: no share of the budget to wait for
             let (eval, found) =
-                self.checker.check(&mut self.scratch, &self.tree, self.best.clone(), &job);
+                self.checker.check(&mut self.scratch, &self.tree, self.best.clone(), None, &job);
             let done = Done { ticket: 0, index: c.index, level: c.level, eval, found };
             let Some(interesting) = self.settle(guess, c.context, c.commit, &job.mask, done) else {
                 return Verdict::Stopped;

@@ -213,6 +213,31 @@ pub struct Runner {
     runs: AtomicU64,
 }
 
+/// What gets a worker's text buffer back once its candidate is written.
+type Written<'a> = Box<dyn FnOnce(&mut Vec<u8>) + 'a>;
+
+/// A candidate's text as a run gets it: borrowed, or a worker's buffer
+/// handed back (to be freed) once written (see [`Runner::run`]).
+enum Text<'a> {
+    Borrowed(&'a [u8]),
+    Buffer(&'a mut Vec<u8>, Written<'a>),
+}
+
+impl Text<'_> {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Text::Borrowed(b) => b,
+            Text::Buffer(b, _) => b,
+        }
+    }
+
+    fn written(self) {
+        if let Text::Buffer(b, written) = self {
+            written(b);
+        }
+    }
+}
+
 impl Runner {
     /// Makes the session directory (removing stale ones next to it).
     pub fn new(spec: Spec, stop: Arc<Stop>) -> Result<Runner> {
@@ -240,33 +265,42 @@ impl Runner {
         &self.stop
     }
 
-    /// Runs the test on `bytes`; setting `cancel` abandons the run early.
-    pub fn run(&self, bytes: &[u8], cancel: &Cancel) -> Result<Report> {
-        self.run_with(bytes, &[], false, Some(cancel))
+    /// Runs the test on `text`; setting `cancel` abandons the run early.
+    /// Once the candidate is written and before the test starts, `written`
+    /// gets the text: a caller that frees it there (and what it held for
+    /// it) keeps no copy of a candidate while its test runs, whatever the
+    /// number of tests in flight.
+    pub fn run(
+        &self,
+        text: &mut Vec<u8>,
+        written: impl FnOnce(&mut Vec<u8>),
+        cancel: &Cancel,
+    ) -> Result<Report> {
+        self.run_with(Text::Buffer(text, Box::new(written)), &[], false, Some(cancel))
     }
 
     /// Runs the test on the set of files `bytes` with the files that
     /// `absent` marks left out of the copy (and of the test's arguments).
     pub fn run_without(&self, bytes: &[u8], absent: &[bool], cancel: &Cancel) -> Result<Report> {
-        self.run_with(bytes, absent, false, Some(cancel))
+        self.run_with(Text::Borrowed(bytes), absent, false, Some(cancel))
     }
 
     /// Runs the test on `bytes`, keeping what it prints (for the check of
     /// the original, whose failure is shown to the user).
     pub fn run_capturing(&self, bytes: &[u8]) -> Result<Report> {
-        self.run_with(bytes, &[], true, None)
+        self.run_with(Text::Borrowed(bytes), &[], true, None)
     }
 
     fn run_with(
         &self,
-        bytes: &[u8],
+        text: Text<'_>,
         absent: &[bool],
         capture: bool,
         cancel: Option<&Cancel>,
     ) -> Result<Report> {
         let n = self.runs.fetch_add(1, Ordering::Relaxed);
         let dir = self.root.path().join(format!("run{n}"));
-        let result = self.run_in(&dir, n, bytes, absent, capture, cancel);
+        let result = self.run_in(&dir, n, text, absent, capture, cancel);
         let _ = fs::remove_dir_all(&dir);
         result
     }
@@ -275,7 +309,7 @@ impl Runner {
         &self,
         dir: &Path,
         n: u64,
-        bytes: &[u8],
+        text: Text<'_>,
         absent: &[bool],
         capture: bool,
         cancel: Option<&Cancel>,
@@ -284,6 +318,7 @@ impl Runner {
         let tmp = dir.join("tmp");
         fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
         fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        let bytes = text.bytes();
         let (cwd, args) = match &self.spec.layout {
             Layout::File(name) => {
                 let candidate = work.join(name);
@@ -293,6 +328,7 @@ impl Runner {
             }
             Layout::Set(set) => set.write(&work, bytes, absent)?,
         };
+        text.written();
         let (tail, writer) = match capture {
             true => {
                 let (reader, writer) = std::io::pipe().context("cannot create a pipe")?;

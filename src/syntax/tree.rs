@@ -360,11 +360,22 @@ pub struct TreeBuilder {
     nodes: Vec<Node>,
     open: Vec<u32>,
     errors: usize,
+    /// Whether closing a node keeps its descendants (see [`TreeBuilder::counting`]).
+    keep: bool,
 }
 
 impl TreeBuilder {
     pub fn new(src: Arc<[u8]>) -> TreeBuilder {
-        TreeBuilder { src, nodes: Vec::new(), open: Vec::new(), errors: 0 }
+        TreeBuilder { src, nodes: Vec::new(), open: Vec::new(), errors: 0, keep: true }
+    }
+
+    /// A builder that forgets a node's descendants when it closes, holding
+    /// only the open nodes and their earlier children: for a front-end that
+    /// counts syntax errors (the syntax guard) without the memory of the
+    /// tree. Only nodes still open, and the last one added, may be looked
+    /// at; the tree it finishes is not one to reduce.
+    pub fn counting(src: Arc<[u8]>) -> TreeBuilder {
+        TreeBuilder { keep: false, ..TreeBuilder::new(src) }
     }
 
     /// Opens a child of the innermost open node (or the root) and returns its id.
@@ -401,6 +412,9 @@ impl TreeBuilder {
     /// Closes the innermost open node.
     pub fn close(&mut self) {
         let id = self.open.pop().expect("close without open");
+        if !self.keep {
+            self.nodes.truncate(id as usize + 1);
+        }
         self.nodes[id as usize].subtree_end = self.nodes.len() as u32;
     }
 
@@ -429,6 +443,9 @@ impl TreeBuilder {
             self.close();
         }
         compute_leads(&self.src, &mut self.nodes);
+        // the nodes were pushed one by one: up to twice their size is
+        // reserved, for as long as the tree lives
+        self.nodes.shrink_to_fit();
         Tree { src: self.src, nodes: self.nodes, info, errors: self.errors }
     }
 }

@@ -126,7 +126,7 @@ impl XmlFrontend {
 
 impl Frontend for XmlFrontend {
     fn parse(&self, src: Arc<[u8]>) -> Tree {
-        let mut p = Builder::new(self, src.clone());
+        let mut p = Builder::new(self, src.clone(), false);
         p.run();
         if p.interrupted {
             return whole(src, DOCUMENT, self.info.clone());
@@ -139,7 +139,7 @@ impl Frontend for XmlFrontend {
     }
 
     fn syntax_errors(&self, src: &[u8]) -> usize {
-        let mut p = Builder::new(self, Arc::from(src));
+        let mut p = Builder::new(self, Arc::from(src), true);
         p.run();
         if p.interrupted {
             return usize::MAX;
@@ -176,8 +176,13 @@ struct Builder<'f> {
 }
 
 impl<'f> Builder<'f> {
-    fn new(fe: &'f XmlFrontend, src: Arc<[u8]>) -> Builder<'f> {
-        let mut b = TreeBuilder::new(src.clone());
+    /// A builder of the tree of `src`; with `counting`, one that only
+    /// counts its syntax errors (see [`TreeBuilder::counting`]).
+    fn new(fe: &'f XmlFrontend, src: Arc<[u8]>, counting: bool) -> Builder<'f> {
+        let mut b = match counting {
+            true => TreeBuilder::counting(src.clone()),
+            false => TreeBuilder::new(src.clone()),
+        };
         b.open(DOCUMENT, flags::NAMED, 0, src.len());
         let view = View::of(&src);
         Builder {
