@@ -35,6 +35,7 @@ use std::sync::Mutex;
 use anyhow::{Context, Result};
 
 use super::error::{exit, Fatal};
+use crate::oracle::dir::Dir;
 
 /// Where results go.
 #[derive(Debug)]
@@ -427,7 +428,7 @@ impl Output {
         // through a descriptor of the directory: the temp file and the
         // rename use short names, however deep the directory (an absolute
         // path longer than PATH_MAX cannot be written to)
-        let dir = DirFd::open(dir_of(&self.path)).with_context(ctx)?;
+        let dir = Dir::open(dir_of(&self.path)).with_context(ctx)?;
         let (tmp, mut file) = dir.create_temp(&temp_prefix(&self.path)).with_context(ctx)?;
         let written = (|| -> std::io::Result<()> {
             file.write_all(bytes)?;
@@ -443,83 +444,6 @@ impl Output {
         }
         written.with_context(ctx)
     }
-}
-
-/// An open directory, for `openat`, `renameat` and `unlinkat` by name.
-struct DirFd(std::os::fd::OwnedFd);
-
-impl DirFd {
-    fn open(dir: &Path) -> std::io::Result<DirFd> {
-        use std::os::fd::FromRawFd;
-        let c = cstr(dir.as_os_str())?;
-        // SAFETY: a valid C string.
-        let fd =
-            unsafe { libc::open(c.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC) };
-        if fd < 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        // SAFETY: open succeeded; the descriptor is ours alone.
-        Ok(DirFd(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) }))
-    }
-
-    /// Creates `PREFIX` + six random characters + `.hdd-tmp`, new, mode 0600.
-    fn create_temp(&self, prefix: &OsStr) -> std::io::Result<(OsString, fs::File)> {
-        use std::os::fd::{AsRawFd, FromRawFd};
-        const CHARS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-        let mut seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-            ^ u64::from(std::process::id()).rotate_left(32);
-        for _ in 0..100 {
-            let mut name = prefix.to_os_string();
-            let mut tag = String::new();
-            for _ in 0..6 {
-                seed = seed
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                tag.push(CHARS[(seed >> 33) as usize % CHARS.len()] as char);
-            }
-            name.push(tag);
-            name.push(".hdd-tmp");
-            let c = cstr(&name)?;
-            let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_CLOEXEC;
-            // SAFETY: a valid directory descriptor and C string.
-            let fd = unsafe { libc::openat(self.0.as_raw_fd(), c.as_ptr(), flags, 0o600) };
-            if fd >= 0 {
-                // SAFETY: openat succeeded; the descriptor is ours alone.
-                return Ok((name, unsafe { fs::File::from_raw_fd(fd) }));
-            }
-            let e = std::io::Error::last_os_error();
-            if e.kind() != std::io::ErrorKind::AlreadyExists {
-                return Err(e);
-            }
-        }
-        Err(std::io::ErrorKind::AlreadyExists.into())
-    }
-
-    fn rename(&self, from: &OsStr, to: &OsStr) -> std::io::Result<()> {
-        use std::os::fd::AsRawFd;
-        let (f, t) = (cstr(from)?, cstr(to)?);
-        let fd = self.0.as_raw_fd();
-        // SAFETY: a valid directory descriptor and C strings.
-        if unsafe { libc::renameat(fd, f.as_ptr(), fd, t.as_ptr()) } != 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        Ok(())
-    }
-
-    fn unlink(&self, name: &OsStr) {
-        use std::os::fd::AsRawFd;
-        if let Ok(c) = cstr(name) {
-            // SAFETY: a valid directory descriptor and C string.
-            unsafe { libc::unlinkat(self.0.as_raw_fd(), c.as_ptr(), 0) };
-        }
-    }
-}
-
-fn cstr(s: &OsStr) -> std::io::Result<std::ffi::CString> {
-    use std::os::unix::ffi::OsStrExt;
-    std::ffi::CString::new(s.as_bytes()).map_err(|_| std::io::ErrorKind::InvalidInput.into())
 }
 
 /// The error of an `--in-place` file or directory `path` that the user
