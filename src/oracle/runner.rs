@@ -36,6 +36,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
+use super::dir;
 use super::reaper::{self, Registry, Tree};
 use super::scratch;
 use super::stop::{Cancel, Stop};
@@ -100,12 +101,13 @@ impl SetLayout {
         let reduced = self.files.iter().zip(texts).enumerate().filter(|(i, _)| present(i));
         let copied = self.copied.iter().map(|(p, b)| (p, &**b));
         for (rel, text) in reduced.map(|(_, f)| f).chain(copied) {
+            // a set's files may lie deeper below it than PATH_MAX
             let path = dir.join(rel);
             if let Some(parent) = path.parent() {
-                fs::create_dir_all(parent)
+                dir::create_dir_all(parent)
                     .with_context(|| format!("cannot create {}", parent.display()))?;
             }
-            fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+            dir::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
         }
         fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let args = if self.pass_dir {

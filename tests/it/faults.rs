@@ -444,3 +444,53 @@ fn regression_a_directory_deeper_than_path_max_gets_its_result() {
     );
     assert_eq!(entries(&tmp), Vec::<PathBuf>::new());
 }
+
+/// Runs the shell script `body` in a directory 22 directories of 200
+/// characters below a scratch directory (an absolute path longer than
+/// PATH_MAX), with `$HDD` the binary, `$C` the 200 characters, `$BASE`
+/// the scratch directory and `$TMPDIR` the empty `$BASE/tmp`; returns its
+/// stdout, and its stderr with `$C` shortened to `D`. Fails if `$BASE/tmp`
+/// is not empty at the end.
+fn deep_shell(body: &str) -> (String, String) {
+    let dir = scratch();
+    let tmp = dir.path().join("tmp");
+    fs::create_dir(&tmp).expect("mkdir");
+    let c = "d".repeat(200);
+    let sh = format!("for i in $(seq 22); do mkdir $C && cd -P $C || exit 99; done\n{body}");
+    let out = run(std::process::Command::new("/bin/sh")
+        .args(["-c", &sh])
+        .current_dir(dir.path())
+        .env("HDD", env!("CARGO_BIN_EXE_hdd"))
+        .env("C", &c)
+        .env("BASE", dir.path())
+        .env("TMPDIR", &tmp));
+    let err = stderr(&out).replace(&c, "D");
+    assert_eq!(entries(&tmp), Vec::<PathBuf>::new(), "{err}");
+    (String::from_utf8_lossy(&out.stdout).into_owned(), err)
+}
+
+#[test]
+fn regression_a_set_deeper_than_path_max_gets_its_result_directory() {
+    // a directory (its file b.c 21 directories deeper still) and two files,
+    // given by relative paths from a directory deeper than PATH_MAX: the
+    // result directory's temp directory had an absolute path too long
+    // (exit 1, "File name too long") and so had the files' (exit 2)
+    let (out, err) = deep_shell(
+        "mkdir src && printf 'int a;\\nint needle;\\n' > src/a.c\n\
+         mkdir two && cp src/a.c two/ && printf 'int o;\\n' > two/o.c\n\
+         (cd -P src && for i in $(seq 21); do mkdir $C && cd -P $C || exit 99; done && printf 'int b;\\nint keep;\\n' > b.c)\n\
+         printf '#!/bin/sh\\ngrep -q needle \"$1\"/a.c && cd -P \"$1\" || exit 1\\nfor i in $(seq 21); do cd -P %s || exit 1; done\\ngrep -q keep b.c\\n' $C > t.sh\n\
+         printf '#!/bin/sh\\ncat \"$@\" | grep -q needle\\n' > f.sh\nchmod +x t.sh f.sh\n\
+         b() { (cd -P $1 && for i in $(seq 21); do cd -P $C; done && cat b.c); }\n\
+         \"$HDD\" -q -t ./t.sh src; echo \"exit $?\"\n\
+         \"$HDD\" -q -t ./t.sh src --in-place; echo \"exit $?\"\n\
+         \"$HDD\" -q -t ./f.sh two/a.c two/o.c -o files; echo \"exit $?\"\n\
+         ls -A . files; cat src.reduced/a.c src/a.c src.orig/a.c files/a.c; b src.reduced; b src; b src.orig",
+    );
+    assert_eq!(
+        out,
+        "exit 0\nexit 0\nexit 0\n.:\nf.sh\nfiles\nsrc\nsrc.orig\nsrc.reduced\nt.sh\ntwo\n\nfiles:\na.c\n\
+         needle;\nneedle;\nint a;\nint needle;\nneedle;\n keep;\n keep;\nint b;\nint keep;\n",
+        "{err}"
+    );
+}
