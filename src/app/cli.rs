@@ -291,14 +291,17 @@ fn runnable(program: &str) -> std::result::Result<(), String> {
     }
 }
 
-/// `--work-dir`: an existing directory hdd may write into, made absolute.
+/// `--work-dir`: an existing directory hdd may write into, made absolute
+/// (however long: the session directory is reached through a descriptor
+/// when it must, see `oracle::scratch`).
 fn check_work_dir(dir: &Path) -> Result<PathBuf> {
     let bad = |why: &str| Fatal::usage(format!("--work-dir {}: {why}", dir.display()));
-    let meta = std::fs::metadata(dir).map_err(|e| bad(&e.to_string()))?;
+    let here = oracle::dir::reach(dir).map_err(|e| bad(&e.to_string()))?;
+    let meta = std::fs::metadata(&*here).map_err(|e| bad(&e.to_string()))?;
     if !meta.is_dir() {
         return Err(bad("not a directory"));
     }
-    let c = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes())
+    let c = std::ffi::CString::new(here.as_os_str().as_encoded_bytes())
         .map_err(|_| bad("a path with a NUL byte"))?;
     // SAFETY: a valid NUL-terminated path and plain flags.
     if unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) } != 0 {

@@ -494,3 +494,24 @@ fn regression_a_set_deeper_than_path_max_gets_its_result_directory() {
         "{err}"
     );
 }
+
+#[test]
+fn regression_a_work_dir_deeper_than_path_max_holds_the_runs() {
+    // --work-dir and $TMPDIR deeper than PATH_MAX: the session directory
+    // could not be made (exit 1, "File name too long"). The test still
+    // gets an absolute path of its candidate, in its working directory,
+    // and a TMPDIR it can write; a Ctrl-C leaves nothing in the work dir
+    let (out, err) = deep_shell(
+        "printf 'int a;\\nint needle;\\n' > bug.c && mkdir wd tmp\n\
+         printf '#!/bin/sh\\ncase \"$1\" in /*/bug.c) ;; *) exit 11;; esac\\n[ \"$1\" -ef bug.c ] || exit 12\\n\
+         t=$(mktemp) && [ \"${t%%/*}\" -ef ../tmp ] && rm \"$t\" || exit 13\\ngrep -q needle \"$1\"\\n' > t.sh\n\
+         printf '#!/bin/sh\\ngrep -q needle \"$1\" || exit 1\\n[ -e \"$BASE/go\" ] && sleep 30\\ntouch \"$BASE/go\"\\n' > slow.sh\n\
+         chmod +x t.sh slow.sh\n\
+         \"$HDD\" -q -t ./t.sh bug.c --work-dir wd; echo \"exit $?\"; ls -A wd\n\
+         TMPDIR=$PWD/tmp \"$HDD\" -q -t ./t.sh bug.c -o two.c; echo \"exit $?\"; ls -A tmp\n\
+         \"$HDD\" -q -t ./slow.sh bug.c --work-dir wd -o three.c -j1 & pid=$!\n\
+         for i in $(seq 300); do [ -e \"$BASE/go\" ] && break; sleep 0.1; done; sleep 1; kill -INT $pid; wait $pid; echo \"exit $?\"\n\
+         ls -A wd; cat bug.reduced.c two.c three.c",
+    );
+    assert_eq!(out, "exit 0\nexit 0\nexit 130\nneedle;\nneedle;\nint a;\nint needle;\n", "{err}");
+}
