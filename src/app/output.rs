@@ -495,7 +495,7 @@ impl DirOutput {
             watched = Some((Mutex::new(stamp), default_dir_path(input)));
         } else {
             refuse_the_input(input, path)?;
-            if let (Ok(i), Ok(o)) = (fs::canonicalize(input), std::path::absolute(path)) {
+            if let (Ok(i), Ok(o)) = (dir::absolute(input), dir::absolute(path)) {
                 if o.starts_with(&i) {
                     return Err(Fatal::usage(format!(
                         "the output {} is inside the input {}",
@@ -602,10 +602,15 @@ pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Whether two paths name the same file (the second may not exist yet).
+/// Whether two paths name the same file (the second may not exist yet),
+/// however long their paths: the same device and inode, so that a
+/// directory deeper than `PATH_MAX`, where `realpath` fails, is no way
+/// round the checks that use this.
 fn same_file(a: &Path, b: &Path) -> bool {
-    match (fs::canonicalize(a), fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
+    use std::os::unix::fs::MetadataExt;
+    let meta = |p: &Path| dir::reach(p).and_then(|p| fs::metadata(&*p));
+    match (meta(a), meta(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
         _ => false,
     }
 }

@@ -515,3 +515,27 @@ fn regression_a_work_dir_deeper_than_path_max_holds_the_runs() {
     );
     assert_eq!(out, "exit 0\nexit 0\nexit 130\nneedle;\nneedle;\nint a;\nint needle;\n", "{err}");
 }
+
+#[test]
+fn regression_deeper_than_path_max_the_input_and_the_test_are_not_outputs() {
+    // realpath fails that deep, and hdd took `-o bug.c` and `-o t.sh` for
+    // other files than the input and the test: it overwrote both (exit 0);
+    // nor did it refuse a result directory inside its input
+    let (out, err) = deep_shell(
+        "printf 'int a;\\nint needle;\\n' > bug.c && mkdir src && cp bug.c src/\n\
+         printf '#!/bin/sh\\ngrep -q needle \"$1\" || grep -q needle \"$1\"/bug.c\\n' > t.sh\n\
+         chmod +x t.sh && cp t.sh t.orig\n\
+         \"$HDD\" -q -t ./t.sh bug.c -o bug.c; echo \"exit $?\"\n\
+         \"$HDD\" -q -t ./t.sh bug.c -o t.sh; echo \"exit $?\"\n\
+         \"$HDD\" -q -t ./t.sh src -o src/out; echo \"exit $?\"\n\
+         ls -A . src; cat bug.c; cmp t.sh t.orig && echo same",
+    );
+    assert_eq!(
+        out,
+        "exit 2\nexit 2\nexit 2\n.:\nbug.c\nsrc\nt.orig\nt.sh\n\nsrc:\nbug.c\nint a;\nint needle;\nsame\n",
+        "{err}"
+    );
+    for refusal in ["is the input", "is the test script", "is inside the input"] {
+        assert!(err.contains(refusal), "{err}");
+    }
+}
