@@ -14,6 +14,7 @@ use super::error::Fatal;
 use super::set::FileSet;
 use super::values::{parse_duration, parse_grace, split_words};
 use crate::language::{self, LangInfo};
+use crate::oracle;
 use crate::reduce::{Algorithm, Ddmin, Order};
 
 /// Shrink a file that makes a program misbehave into a tiny file that still
@@ -290,14 +291,17 @@ fn runnable(program: &str) -> std::result::Result<(), String> {
     }
 }
 
-/// `--work-dir`: an existing directory hdd may write into, made absolute.
+/// `--work-dir`: an existing directory hdd may write into, made absolute
+/// (however long: the session directory is reached through a descriptor
+/// when it must, see `oracle::scratch`).
 fn check_work_dir(dir: &Path) -> Result<PathBuf> {
     let bad = |why: &str| Fatal::usage(format!("--work-dir {}: {why}", dir.display()));
-    let meta = std::fs::metadata(dir).map_err(|e| bad(&e.to_string()))?;
+    let here = oracle::dir::reach(dir).map_err(|e| bad(&e.to_string()))?;
+    let meta = std::fs::metadata(&*here).map_err(|e| bad(&e.to_string()))?;
     if !meta.is_dir() {
         return Err(bad("not a directory"));
     }
-    let c = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes())
+    let c = std::ffi::CString::new(here.as_os_str().as_encoded_bytes())
         .map_err(|_| bad("a path with a NUL byte"))?;
     // SAFETY: a valid NUL-terminated path and plain flags.
     if unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) } != 0 {
@@ -499,7 +503,6 @@ fn resolve_test(test: &Path) -> Result<PathBuf> {
 /// which every test process inherits. The descriptor stays open for the
 /// whole run (hdd is one run per process).
 fn through_dir_fd(path: &Path) -> Result<PathBuf> {
-    use std::os::unix::ffi::OsStrExt;
     let cannot = |e: std::io::Error| {
         Fatal::usage(format!("cannot reach the test {} by a shorter path: {e}", path.display()))
     };
@@ -508,14 +511,8 @@ fn through_dir_fd(path: &Path) -> Result<PathBuf> {
         _ => Path::new("."),
     };
     let name = path.file_name().ok_or_else(|| cannot(std::io::ErrorKind::InvalidInput.into()))?;
-    let c_dir = std::ffi::CString::new(dir.as_os_str().as_bytes())
-        .map_err(|_| cannot(std::io::ErrorKind::InvalidInput.into()))?;
-    // SAFETY: a valid C string; no O_CLOEXEC on purpose, the tests inherit it.
-    let fd = unsafe { libc::open(c_dir.as_ptr(), libc::O_PATH | libc::O_DIRECTORY) };
-    if fd < 0 {
-        return Err(cannot(std::io::Error::last_os_error()));
-    }
-    Ok(Path::new(&format!("/proc/self/fd/{fd}")).join(name))
+    let dir = oracle::dir::Dir::open(dir).and_then(oracle::dir::Dir::inherited).map_err(cannot)?;
+    Ok(dir.leak().join(name))
 }
 
 #[cfg(test)]

@@ -10,6 +10,9 @@
 //! - A set of files ([`DirOutput`]) goes to a directory (`DIR.reduced/`),
 //!   written whole into a temporary directory beside it and renamed into
 //!   place; `--in-place` first copies the input directory to `DIR.orig/`.
+//! - Results are written through a [`Dir`] of the output's directory, so
+//!   an output deeper than `PATH_MAX` (given by a relative path) works, and
+//!   a set's files may lie that deep below it.
 //! - One run writes an output at a time: a run holds a [`Claim`] on its
 //!   output (an advisory `flock` on `.NAME.hdd-lock` beside it, removed at
 //!   the end) and a second run is refused up front. The lock dies with its
@@ -35,6 +38,7 @@ use std::sync::Mutex;
 use anyhow::{Context, Result};
 
 use super::error::{exit, Fatal};
+use crate::oracle::dir::{self, Dir};
 
 /// Where results go.
 #[derive(Debug)]
@@ -76,22 +80,22 @@ impl Stamp {
         Stamp { len, hash: h.finish() }
     }
 
-    /// The stamp of the directory `dir` as it is now (`None`: unreadable).
+    /// The stamp of the directory `dir` as it is now (`None`: unreadable),
+    /// however deep its files.
     fn of_dir(dir: &Path) -> Option<Stamp> {
         let mut files = Vec::new();
-        let mut todo = vec![dir.to_path_buf()];
-        while let Some(d) = todo.pop() {
-            for entry in fs::read_dir(&d).ok()? {
-                let path = entry.ok()?.path();
-                if fs::symlink_metadata(&path).ok()?.is_dir() {
-                    todo.push(path);
+        let mut todo = vec![PathBuf::new()];
+        while let Some(rel) = todo.pop() {
+            for (name, is_dir) in dir::entries(&dir.join(&rel)).ok()? {
+                let rel = rel.join(name);
+                if is_dir {
+                    todo.push(rel);
                 } else {
-                    let rel = path.strip_prefix(dir).ok()?.to_path_buf();
-                    files.push((rel, fs::read(&path).ok()?));
+                    files.push((dir::read(&dir.join(&rel)).ok()?, rel));
                 }
             }
         }
-        Some(Stamp::of_files(files.iter().map(|(r, b)| (r.as_path(), b.as_slice()))))
+        Some(Stamp::of_files(files.iter().map(|(b, r)| (r.as_path(), b.as_slice()))))
     }
 
     /// Whether the file at `path` still holds what this stamp describes.
@@ -373,7 +377,8 @@ impl Output {
         let mut watched = None;
         if in_place {
             let backup = backup_path(input)?;
-            fs::copy(input, &backup).with_context(|| {
+            let copied = dir::reach(input).and_then(|i| fs::copy(&*i, &*dir::reach(&backup)?));
+            copied.with_context(|| {
                 format!("cannot back up {} to {}", input.display(), backup.display())
             })?;
             watched = Some((Mutex::new(Stamp::of(read)), default_path(input)));
@@ -427,7 +432,7 @@ impl Output {
         // through a descriptor of the directory: the temp file and the
         // rename use short names, however deep the directory (an absolute
         // path longer than PATH_MAX cannot be written to)
-        let dir = DirFd::open(dir_of(&self.path)).with_context(ctx)?;
+        let dir = Dir::open(dir_of(&self.path)).with_context(ctx)?;
         let (tmp, mut file) = dir.create_temp(&temp_prefix(&self.path)).with_context(ctx)?;
         let written = (|| -> std::io::Result<()> {
             file.write_all(bytes)?;
@@ -443,83 +448,6 @@ impl Output {
         }
         written.with_context(ctx)
     }
-}
-
-/// An open directory, for `openat`, `renameat` and `unlinkat` by name.
-struct DirFd(std::os::fd::OwnedFd);
-
-impl DirFd {
-    fn open(dir: &Path) -> std::io::Result<DirFd> {
-        use std::os::fd::FromRawFd;
-        let c = cstr(dir.as_os_str())?;
-        // SAFETY: a valid C string.
-        let fd =
-            unsafe { libc::open(c.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC) };
-        if fd < 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        // SAFETY: open succeeded; the descriptor is ours alone.
-        Ok(DirFd(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) }))
-    }
-
-    /// Creates `PREFIX` + six random characters + `.hdd-tmp`, new, mode 0600.
-    fn create_temp(&self, prefix: &OsStr) -> std::io::Result<(OsString, fs::File)> {
-        use std::os::fd::{AsRawFd, FromRawFd};
-        const CHARS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-        let mut seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-            ^ u64::from(std::process::id()).rotate_left(32);
-        for _ in 0..100 {
-            let mut name = prefix.to_os_string();
-            let mut tag = String::new();
-            for _ in 0..6 {
-                seed = seed
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                tag.push(CHARS[(seed >> 33) as usize % CHARS.len()] as char);
-            }
-            name.push(tag);
-            name.push(".hdd-tmp");
-            let c = cstr(&name)?;
-            let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_CLOEXEC;
-            // SAFETY: a valid directory descriptor and C string.
-            let fd = unsafe { libc::openat(self.0.as_raw_fd(), c.as_ptr(), flags, 0o600) };
-            if fd >= 0 {
-                // SAFETY: openat succeeded; the descriptor is ours alone.
-                return Ok((name, unsafe { fs::File::from_raw_fd(fd) }));
-            }
-            let e = std::io::Error::last_os_error();
-            if e.kind() != std::io::ErrorKind::AlreadyExists {
-                return Err(e);
-            }
-        }
-        Err(std::io::ErrorKind::AlreadyExists.into())
-    }
-
-    fn rename(&self, from: &OsStr, to: &OsStr) -> std::io::Result<()> {
-        use std::os::fd::AsRawFd;
-        let (f, t) = (cstr(from)?, cstr(to)?);
-        let fd = self.0.as_raw_fd();
-        // SAFETY: a valid directory descriptor and C strings.
-        if unsafe { libc::renameat(fd, f.as_ptr(), fd, t.as_ptr()) } != 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        Ok(())
-    }
-
-    fn unlink(&self, name: &OsStr) {
-        use std::os::fd::AsRawFd;
-        if let Ok(c) = cstr(name) {
-            // SAFETY: a valid directory descriptor and C string.
-            unsafe { libc::unlinkat(self.0.as_raw_fd(), c.as_ptr(), 0) };
-        }
-    }
-}
-
-fn cstr(s: &OsStr) -> std::io::Result<std::ffi::CString> {
-    use std::os::unix::ffi::OsStrExt;
-    std::ffi::CString::new(s.as_bytes()).map_err(|_| std::io::ErrorKind::InvalidInput.into())
 }
 
 /// The error of an `--in-place` file or directory `path` that the user
@@ -567,7 +495,7 @@ impl DirOutput {
             watched = Some((Mutex::new(stamp), default_dir_path(input)));
         } else {
             refuse_the_input(input, path)?;
-            if let (Ok(i), Ok(o)) = (fs::canonicalize(input), std::path::absolute(path)) {
+            if let (Ok(i), Ok(o)) = (dir::absolute(input), dir::absolute(path)) {
                 if o.starts_with(&i) {
                     return Err(Fatal::usage(format!(
                         "the output {} is inside the input {}",
@@ -616,56 +544,73 @@ impl DirOutput {
         Err(changed(&self.path, side))
     }
 
-    /// Replaces the output directory with these files.
+    /// Replaces the output directory with these files, through a
+    /// descriptor of its parent: however deep the parent, the temporary
+    /// directories and the renames use short names (`tempfile` makes a
+    /// relative path absolute, which the kernel refuses past `PATH_MAX`).
     fn replace<'a>(&self, files: impl IntoIterator<Item = (&'a Path, &'a [u8])>) -> Result<()> {
-        let parent = dir_of(&self.path);
-        let prefix = temp_prefix(&self.path);
         let ctx = || format!("cannot write the result to {}", self.path.display());
-        let new = tempfile::Builder::new()
-            .prefix(&prefix)
-            .suffix(".hdd-tmp")
-            .tempdir_in(parent)
-            .with_context(ctx)?;
+        let name =
+            self.path.file_name().map(OsStr::to_os_string).unwrap_or_else(|| "output".into());
+        let parent = Dir::open(dir_of(&self.path)).with_context(ctx)?;
+        let at = parent.path();
+        let prefix = temp_prefix(&self.path);
+        let temp = |suffix: &str| {
+            tempfile::Builder::new()
+                .prefix(&prefix)
+                .suffix(suffix)
+                .tempdir_in(&at)
+                .with_context(ctx)
+        };
+        let name_of = |d: &tempfile::TempDir| d.path().file_name().map(OsStr::to_os_string);
+        let new = temp(".hdd-tmp")?;
         for (rel, bytes) in files {
+            // a set's files may lie deeper below it than PATH_MAX
             let path = new.path().join(rel);
             if let Some(dir) = path.parent() {
-                fs::create_dir_all(dir).with_context(ctx)?;
+                dir::create_dir_all(dir).with_context(ctx)?;
             }
-            fs::write(&path, bytes).with_context(ctx)?;
+            dir::write(&path, bytes).with_context(ctx)?;
         }
-        let old = tempfile::Builder::new()
-            .prefix(&prefix)
-            .suffix(".hdd-old")
-            .tempdir_in(parent)
-            .with_context(ctx)?;
-        if self.path.exists() {
+        let old = temp(".hdd-old")?;
+        let (Some(new_name), Some(old_name)) = (name_of(&new), name_of(&old)) else {
+            anyhow::bail!("{}: a temporary directory without a name", ctx());
+        };
+        if at.join(&name).exists() {
             // a directory may be renamed over an empty one
-            fs::rename(&self.path, old.path()).with_context(ctx)?;
+            parent.rename(&name, &old_name).with_context(ctx)?;
         }
-        fs::rename(new.path(), &self.path).with_context(ctx)?;
+        parent.rename(&new_name, &name).with_context(ctx)?;
+        // renamed into place: nothing left to remove
+        let _ = new.keep();
         Ok(())
     }
 }
 
-/// Copies the directory `from` to `to`, recursively (`to` must not exist).
+/// Copies the directory `from` to `to`, recursively (`to` must not exist),
+/// however deep its files.
 pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    fs::create_dir(to)?;
-    for entry in fs::read_dir(from)? {
-        let entry = entry?;
-        let dest = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            copy_dir(&entry.path(), &dest)?;
+    fs::create_dir(&*dir::reach(to)?)?;
+    for (name, is_dir) in dir::entries(from)? {
+        let (from, to) = (from.join(&name), to.join(&name));
+        if is_dir {
+            copy_dir(&from, &to)?;
         } else {
-            fs::copy(entry.path(), &dest)?;
+            fs::copy(&*dir::reach(&from)?, &*dir::reach(&to)?)?;
         }
     }
     Ok(())
 }
 
-/// Whether two paths name the same file (the second may not exist yet).
+/// Whether two paths name the same file (the second may not exist yet),
+/// however long their paths: the same device and inode, so that a
+/// directory deeper than `PATH_MAX`, where `realpath` fails, is no way
+/// round the checks that use this.
 fn same_file(a: &Path, b: &Path) -> bool {
-    match (fs::canonicalize(a), fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
+    use std::os::unix::fs::MetadataExt;
+    let meta = |p: &Path| dir::reach(p).and_then(|p| fs::metadata(&*p));
+    match (meta(a), meta(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
         _ => false,
     }
 }

@@ -21,6 +21,7 @@ use anyhow::Result;
 
 use super::error::Fatal;
 use crate::language::{self, LangInfo};
+use crate::oracle::dir;
 use crate::oracle::runner::{Layout, SetLayout};
 use crate::syntax::forest;
 
@@ -66,10 +67,10 @@ impl FileSet {
     pub fn of_files(paths: &[PathBuf]) -> Result<FileSet> {
         let mut abs = Vec::new();
         for p in paths {
-            if !p.is_file() {
+            if !dir::reach(p).is_ok_and(|p| p.is_file()) {
                 return Err(Fatal::usage(format!("cannot read {}: no such file", p.display())));
             }
-            let a = std::fs::canonicalize(p)
+            let a = dir::absolute(p)
                 .map_err(|e| Fatal::usage(format!("cannot read {}: {e}", p.display())))?;
             if read(&a)?.contains(&0) {
                 return Err(Fatal::usage(format!(
@@ -181,19 +182,20 @@ fn lang_of(path: &Path) -> &'static LangInfo {
         .expect("the registry has plain text")
 }
 
+/// The file `path`, however long its path (a set in a directory deeper
+/// than `PATH_MAX`, or with files that deep below it).
 fn read(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| Fatal::usage(format!("cannot read {}: {e}", path.display())))
+    dir::read(path).map_err(|e| Fatal::usage(format!("cannot read {}: {e}", path.display())))
 }
 
 /// Every file under `dir` (following no symbolic link to a directory),
-/// relative to `root`.
+/// relative to `root`, however deep.
 fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let path = entry.path();
-        if entry.file_type()?.is_dir() {
+    for (name, is_dir) in dir::entries(dir)? {
+        let path = dir.join(name);
+        if is_dir {
             walk(root, &path, out)?;
-        } else if path.is_file() {
+        } else if dir::reach(&path)?.is_file() {
             out.push(path.strip_prefix(root).unwrap_or(&path).to_path_buf());
         }
     }

@@ -30,6 +30,7 @@ use crate::reduce::{Candidates, Context, Oracle, Verdict};
 use crate::syntax::{Mask, Tree};
 
 mod check;
+pub mod dir;
 mod dispatch;
 pub mod guard;
 mod predict;

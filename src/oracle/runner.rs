@@ -36,6 +36,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
+use super::dir;
 use super::reaper::{self, Registry, Tree};
 use super::scratch;
 use super::stop::{Cancel, Stop};
@@ -100,12 +101,13 @@ impl SetLayout {
         let reduced = self.files.iter().zip(texts).enumerate().filter(|(i, _)| present(i));
         let copied = self.copied.iter().map(|(p, b)| (p, &**b));
         for (rel, text) in reduced.map(|(_, f)| f).chain(copied) {
+            // a set's files may lie deeper below it than PATH_MAX
             let path = dir.join(rel);
             if let Some(parent) = path.parent() {
-                fs::create_dir_all(parent)
+                dir::create_dir_all(parent)
                     .with_context(|| format!("cannot create {}", parent.display()))?;
             }
-            fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+            dir::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
         }
         fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let args = if self.pass_dir {
@@ -116,6 +118,24 @@ impl SetLayout {
         };
         Ok((dir, args))
     }
+}
+
+/// What a test may add below its private directory, in bytes of path,
+/// when hdd decides whether the session's real path is short enough.
+const TEST_ROOM: usize = 256;
+
+/// How long the paths of a run get below the session's parent: the
+/// session's and the run's directories, the candidate's path in it, and
+/// [`TEST_ROOM`].
+fn room(layout: &Layout) -> usize {
+    let candidate = match layout {
+        Layout::File(name) => name.len(),
+        Layout::Set(set) => {
+            let files = set.files.iter().chain(set.copied.iter().map(|(p, _)| p));
+            set.dir.len() + 1 + files.map(|f| f.as_os_str().len()).max().unwrap_or(0)
+        }
+    };
+    format!("/hdd-XXXXXX/run{}/work/", u64::MAX).len() + candidate + TEST_ROOM
 }
 
 /// How one run of the test ended.
@@ -206,7 +226,7 @@ pub struct Runner {
     spec: Spec,
     /// Run the test through `/bin/sh` (a script without a `#!` line).
     via_shell: AtomicBool,
-    root: tempfile::TempDir,
+    root: scratch::Session,
     /// What marks this runner's processes: `PID.` then the run's number.
     mark: String,
     stop: Arc<Stop>,
@@ -241,7 +261,7 @@ impl Text<'_> {
 impl Runner {
     /// Makes the session directory (removing stale ones next to it).
     pub fn new(spec: Spec, stop: Arc<Stop>) -> Result<Runner> {
-        let root = scratch::session_dir(spec.work_dir.as_deref())?;
+        let root = scratch::session_dir(spec.work_dir.as_deref(), room(&spec.layout))?;
         // a launcher cannot tell hdd that the test lacks a #! line: look
         let via_shell = !spec.launcher.is_empty() && !has_interpreter(&spec.test);
         let name = root.path().file_name().map(|n| n.to_string_lossy().into_owned());

@@ -8,29 +8,64 @@
 //! directories of other machines, whose pids mean nothing here). Before making
 //! its own, hdd removes every `hdd-*` directory next to it whose owner, on
 //! this host, is gone. A directory without a readable `owner` is left alone.
+//!
+//! A parent so deep that a run's paths below it would not fit in
+//! `PATH_MAX` is reached through a [`Dir`] of it that the tests inherit:
+//! the session directory is then `/proc/self/fd/N/hdd-XXXX`, for hdd and
+//! for the tests alike (their candidate's path, working directory and
+//! `TMPDIR` go through it), and is removed by that path before the
+//! descriptor is closed.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use super::dir::{Dir, PATH_MAX};
+
 /// The name of the file that says who owns a session directory.
 pub const OWNER: &str = "owner";
 
+/// A session directory, removed (with everything in it) when dropped.
+#[derive(Debug)]
+pub struct Session {
+    dir: tempfile::TempDir,
+    /// The descriptor of the parent `dir` is reached through, when the
+    /// parent's path leaves the runs too little room before `PATH_MAX`;
+    /// inherited by the tests, whose paths go through it too. Closed
+    /// after `dir` is removed (fields drop in order).
+    _parent: Option<Dir>,
+}
+
+impl Session {
+    /// The session directory: its real path, or `/proc/self/fd/N/hdd-XXXX`.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
 /// Makes a new session directory in `parent` (default: the temp directory),
-/// after removing stale ones there.
-pub fn session_dir(parent: Option<&Path>) -> Result<tempfile::TempDir> {
+/// after removing stale ones there. `room` is how long the paths of a run
+/// get below `parent`: when the parent's absolute path and `room` do not
+/// fit in `PATH_MAX`, the session is reached through a descriptor of the
+/// parent, as `/proc/self/fd/N/hdd-XXXX`, in hdd and in the tests alike.
+pub fn session_dir(parent: Option<&Path>, room: usize) -> Result<Session> {
     let parent: PathBuf = parent.map_or_else(std::env::temp_dir, Path::to_path_buf);
-    remove_stale(&parent);
-    let dir = tempfile::Builder::new()
-        .prefix("hdd-")
-        .tempdir_in(&parent)
-        .with_context(|| format!("cannot create a temporary directory in {}", parent.display()))?;
+    let cannot = || format!("cannot create a temporary directory in {}", parent.display());
+    let long =
+        std::path::absolute(&parent).map_or(true, |a| a.as_os_str().len() + room >= PATH_MAX);
+    let held = match long {
+        true => Some(Dir::open(&parent).and_then(Dir::inherited).with_context(cannot)?),
+        false => None,
+    };
+    let at = held.as_ref().map_or_else(|| parent.clone(), Dir::path);
+    remove_stale(&at);
+    let dir = tempfile::Builder::new().prefix("hdd-").tempdir_in(&at).with_context(cannot)?;
     let me = std::process::id() as i32;
     let owner = Owner { pid: me, start: start_time(me).unwrap_or(0), host: host() };
     fs::write(dir.path().join(OWNER), owner.line())
         .with_context(|| format!("cannot write into {}", dir.path().display()))?;
-    Ok(dir)
+    Ok(Session { dir, _parent: held })
 }
 
 /// Who made a session directory.
@@ -123,7 +158,7 @@ mod tests {
         assert!(live.exists() && other_host.exists() && no_owner.exists() && not_ours.exists());
         assert!(!reused.exists());
 
-        let made = session_dir(Some(parent.path())).expect("session dir");
+        let made = session_dir(Some(parent.path()), 0).expect("session dir");
         let owner = Owner::parse(&fs::read_to_string(made.path().join(OWNER)).expect("owner"));
         assert_eq!(owner, Some(Owner { pid: me, start, host: host() }));
     }

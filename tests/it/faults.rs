@@ -444,3 +444,98 @@ fn regression_a_directory_deeper_than_path_max_gets_its_result() {
     );
     assert_eq!(entries(&tmp), Vec::<PathBuf>::new());
 }
+
+/// Runs the shell script `body` in a directory 22 directories of 200
+/// characters below a scratch directory (an absolute path longer than
+/// PATH_MAX), with `$HDD` the binary, `$C` the 200 characters, `$BASE`
+/// the scratch directory and `$TMPDIR` the empty `$BASE/tmp`; returns its
+/// stdout, and its stderr with `$C` shortened to `D`. Fails if `$BASE/tmp`
+/// is not empty at the end.
+fn deep_shell(body: &str) -> (String, String) {
+    let dir = scratch();
+    let tmp = dir.path().join("tmp");
+    fs::create_dir(&tmp).expect("mkdir");
+    let c = "d".repeat(200);
+    let sh = format!("for i in $(seq 22); do mkdir $C && cd -P $C || exit 99; done\n{body}");
+    let out = run(std::process::Command::new("/bin/sh")
+        .args(["-c", &sh])
+        .current_dir(dir.path())
+        .env("HDD", env!("CARGO_BIN_EXE_hdd"))
+        .env("C", &c)
+        .env("BASE", dir.path())
+        .env("TMPDIR", &tmp));
+    let err = stderr(&out).replace(&c, "D");
+    assert_eq!(entries(&tmp), Vec::<PathBuf>::new(), "{err}");
+    (String::from_utf8_lossy(&out.stdout).into_owned(), err)
+}
+
+#[test]
+fn regression_a_set_deeper_than_path_max_gets_its_result_directory() {
+    // a directory (its file b.c 21 directories deeper still) and two files,
+    // given by relative paths from a directory deeper than PATH_MAX: the
+    // result directory's temp directory had an absolute path too long
+    // (exit 1, "File name too long") and so had the files' (exit 2)
+    let (out, err) = deep_shell(
+        "mkdir src && printf 'int a;\\nint needle;\\n' > src/a.c\n\
+         mkdir two && cp src/a.c two/ && printf 'int o;\\n' > two/o.c\n\
+         (cd -P src && for i in $(seq 21); do mkdir $C && cd -P $C || exit 99; done && printf 'int b;\\nint keep;\\n' > b.c)\n\
+         printf '#!/bin/sh\\ngrep -q needle \"$1\"/a.c && cd -P \"$1\" || exit 1\\nfor i in $(seq 21); do cd -P %s || exit 1; done\\ngrep -q keep b.c\\n' $C > t.sh\n\
+         printf '#!/bin/sh\\ncat \"$@\" | grep -q needle\\n' > f.sh\nchmod +x t.sh f.sh\n\
+         b() { (cd -P $1 && for i in $(seq 21); do cd -P $C; done && cat b.c); }\n\
+         \"$HDD\" -q -t ./t.sh src; echo \"exit $?\"\n\
+         \"$HDD\" -q -t ./t.sh src --in-place; echo \"exit $?\"\n\
+         \"$HDD\" -q -t ./f.sh two/a.c two/o.c -o files; echo \"exit $?\"\n\
+         ls -A . files; cat src.reduced/a.c src/a.c src.orig/a.c files/a.c; b src.reduced; b src; b src.orig",
+    );
+    assert_eq!(
+        out,
+        "exit 0\nexit 0\nexit 0\n.:\nf.sh\nfiles\nsrc\nsrc.orig\nsrc.reduced\nt.sh\ntwo\n\nfiles:\na.c\n\
+         needle;\nneedle;\nint a;\nint needle;\nneedle;\n keep;\n keep;\nint b;\nint keep;\n",
+        "{err}"
+    );
+}
+
+#[test]
+fn regression_a_work_dir_deeper_than_path_max_holds_the_runs() {
+    // --work-dir and $TMPDIR deeper than PATH_MAX: the session directory
+    // could not be made (exit 1, "File name too long"). The test still
+    // gets an absolute path of its candidate, in its working directory,
+    // and a TMPDIR it can write; a Ctrl-C leaves nothing in the work dir
+    let (out, err) = deep_shell(
+        "printf 'int a;\\nint needle;\\n' > bug.c && mkdir wd tmp\n\
+         printf '#!/bin/sh\\ncase \"$1\" in /*/bug.c) ;; *) exit 11;; esac\\n[ \"$1\" -ef bug.c ] || exit 12\\n\
+         t=$(mktemp) && [ \"${t%%/*}\" -ef ../tmp ] && rm \"$t\" || exit 13\\ngrep -q needle \"$1\"\\n' > t.sh\n\
+         printf '#!/bin/sh\\ngrep -q needle \"$1\" || exit 1\\n[ -e \"$BASE/go\" ] && sleep 30\\ntouch \"$BASE/go\"\\n' > slow.sh\n\
+         chmod +x t.sh slow.sh\n\
+         \"$HDD\" -q -t ./t.sh bug.c --work-dir wd; echo \"exit $?\"; ls -A wd\n\
+         TMPDIR=$PWD/tmp \"$HDD\" -q -t ./t.sh bug.c -o two.c; echo \"exit $?\"; ls -A tmp\n\
+         \"$HDD\" -q -t ./slow.sh bug.c --work-dir wd -o three.c -j1 & pid=$!\n\
+         for i in $(seq 300); do [ -e \"$BASE/go\" ] && break; sleep 0.1; done; sleep 1; kill -INT $pid; wait $pid; echo \"exit $?\"\n\
+         ls -A wd; cat bug.reduced.c two.c three.c",
+    );
+    assert_eq!(out, "exit 0\nexit 0\nexit 130\nneedle;\nneedle;\nint a;\nint needle;\n", "{err}");
+}
+
+#[test]
+fn regression_deeper_than_path_max_the_input_and_the_test_are_not_outputs() {
+    // realpath fails that deep, and hdd took `-o bug.c` and `-o t.sh` for
+    // other files than the input and the test: it overwrote both (exit 0);
+    // nor did it refuse a result directory inside its input
+    let (out, err) = deep_shell(
+        "printf 'int a;\\nint needle;\\n' > bug.c && mkdir src && cp bug.c src/\n\
+         printf '#!/bin/sh\\ngrep -q needle \"$1\" || grep -q needle \"$1\"/bug.c\\n' > t.sh\n\
+         chmod +x t.sh && cp t.sh t.orig\n\
+         \"$HDD\" -q -t ./t.sh bug.c -o bug.c; echo \"exit $?\"\n\
+         \"$HDD\" -q -t ./t.sh bug.c -o t.sh; echo \"exit $?\"\n\
+         \"$HDD\" -q -t ./t.sh src -o src/out; echo \"exit $?\"\n\
+         ls -A . src; cat bug.c; cmp t.sh t.orig && echo same",
+    );
+    assert_eq!(
+        out,
+        "exit 2\nexit 2\nexit 2\n.:\nbug.c\nsrc\nt.orig\nt.sh\n\nsrc:\nbug.c\nint a;\nint needle;\nsame\n",
+        "{err}"
+    );
+    for refusal in ["is the input", "is the test script", "is inside the input"] {
+        assert!(err.contains(refusal), "{err}");
+    }
+}
