@@ -178,6 +178,13 @@ impl Plan {
                 pass(host, View::Text, tokens, Phase::Tokens)?;
                 let removed = before.saturating_sub(text_len(host));
                 if removed * ROUND_AFTER_TOKENS < before {
+                    // too little for a round, but what the token pass
+                    // emptied may now go with what names it or with the
+                    // syntax error beside it (an emptied libstdc++
+                    // namespace): the groups whose text changed, once
+                    if removed > 0 && self.algorithm == Algorithm::HddPlus && self.coordinated {
+                        self.coordinated(host, &mut memory.groups)?;
+                    }
                     break;
                 }
                 let before = text_len(host);
