@@ -29,9 +29,10 @@ use std::ops::Range;
 use super::{Order, Proposal, Search, Step, Units};
 use crate::syntax::{Mask, NodeId};
 
-/// Where a batch is in its round.
+/// Where a batch is in its round (of blocks here, of hoists in
+/// [`HoistBatch`](super::HoistBatch)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stage {
+pub(super) enum Stage {
     /// Probing block `next` of the round.
     Probing,
     /// Committing every block that passed.
@@ -185,11 +186,24 @@ impl Batch {
 
 /// After a failed merge of `passed` blocks: probing the first 2 together,
 /// or, with fewer than 3, committing the first alone.
-fn prefixes(passed: usize) -> Stage {
+pub(super) fn prefixes(passed: usize) -> Stage {
     if passed > 2 {
         Stage::Prefix { len: 2, best: 1 }
     } else {
         Stage::Committing { pass: 1 }
+    }
+}
+
+/// After the probe of the first `len` of `passed` changes that passed
+/// alone (the first `best` can go together): the next longer prefix, or
+/// committing the longest that passed. Each probe stands on its own: the
+/// longest that passed wins, and is committed from the cache.
+pub(super) fn after_prefix(len: usize, best: usize, interesting: bool, passed: usize) -> Stage {
+    let best = if interesting { len } else { best };
+    if 2 * len < passed {
+        Stage::Prefix { len: 2 * len, best }
+    } else {
+        Stage::Committing { pass: best }
     }
 }
 
@@ -267,14 +281,7 @@ impl Search for Batch {
             }
             Stage::Merging => self.stage = prefixes(self.passed.len()),
             Stage::Prefix { len, best } => {
-                // each probe stands on its own: the longest that passed
-                // wins, and is committed from the cache
-                let best = if interesting { len } else { best };
-                self.stage = if 2 * len < self.passed.len() {
-                    Stage::Prefix { len: 2 * len, best }
-                } else {
-                    Stage::Committing { pass: best }
-                };
+                self.stage = after_prefix(len, best, interesting, self.passed.len());
             }
             Stage::Committing { pass } => {
                 let passed = std::mem::take(&mut self.passed);
