@@ -13,7 +13,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use super::batch::{after_prefix, prefixes, Stage};
+use super::batch::Stage;
 use super::{Proposal, Search, Step, Units};
 use crate::syntax::{Hoist, Mask, Tree};
 
@@ -113,10 +113,9 @@ impl Search for Hoisting {
 /// outcome, so with `-j N` a whole round is in flight at once. The hoists
 /// that passed alone are then made together, outermost node first, as one
 /// candidate (the merge), leaving out a hoist whose node or target an
-/// earlier one dropped. If the merge is not interesting, the first 2, 4,
-/// 8, ... of them are probed together and the longest run that passed is
-/// committed; the others are offered the same target again in the next
-/// round. A node whose hoist failed is offered its next target in the next
+/// earlier one dropped. If the merge is not interesting, they are made one
+/// at a time in that order (the fold), each kept if still interesting; a
+/// node whose hoist failed is offered its next target in the next
 /// round; a node is done once hoisted or out of targets. A round of one
 /// hoist is that hoist itself, committed when interesting, as
 /// [`Hoisting`] would: nothing to merge, and what follows may be guessed
@@ -221,12 +220,12 @@ impl HoistBatch {
         self.stage = Stage::Probing;
     }
 
-    /// The first `count` hoists that passed, made one after the other from
-    /// `mask`, leaving out those an earlier one dropped.
-    fn merged(&self, count: usize, units: &Units, mask: &Mask) -> Vec<Hoist> {
+    /// The hoists that passed, made one after the other from `mask`,
+    /// leaving out those an earlier one dropped.
+    fn merged(&self, units: &Units, mask: &Mask) -> Vec<Hoist> {
         let mut merged = mask.clone();
         let mut hoists = Vec::new();
-        for &k in &self.passed[..count] {
+        for &k in &self.passed {
             let hoist = self.round[k].1;
             if applies(units, &merged, hoist) {
                 merged = merged.with_hoist(hoist);
@@ -280,27 +279,30 @@ impl Search for HoistBatch {
                 Stage::Probing if self.passed.is_empty() => self.fresh = true,
                 Stage::Probing => self.stage = Stage::Merging,
                 Stage::Merging => {
-                    return Some(Proposal::Hoists(self.merged(self.passed.len(), units, mask)));
+                    return Some(Proposal::Hoists(self.merged(units, mask)));
                 }
-                Stage::Prefix { len, .. } => {
-                    return Some(Proposal::ProbeHoists(self.merged(len, units, mask)));
+                Stage::Fold { k } if k < self.passed.len() => {
+                    let hoist = self.round[self.passed[k]].1;
+                    if applies(units, mask, hoist) {
+                        return Some(Proposal::Hoist(hoist));
+                    }
+                    // an earlier hoist dropped its node or target
+                    self.stage = Stage::Fold { k: k + 1 };
                 }
-                Stage::Committing { pass } => {
-                    return Some(Proposal::Hoists(self.merged(pass, units, mask)));
-                }
+                Stage::Fold { .. } => self.fresh = true,
             }
         }
     }
 
     fn expect(&self) -> bool {
-        matches!(self.stage, Stage::Merging | Stage::Committing { .. })
+        matches!(self.stage, Stage::Merging | Stage::Fold { .. })
     }
 
     fn step(&self) -> Step {
         match self.stage {
             Stage::Probing => Step::Hoist,
-            Stage::Prefix { .. } => Step::Prefix,
-            Stage::Merging | Stage::Committing { .. } => Step::Merge,
+            Stage::Fold { .. } => Step::Fold,
+            Stage::Merging => Step::Merge,
         }
     }
 
@@ -331,19 +333,15 @@ impl Search for HoistBatch {
                 }
                 self.fresh = true;
             }
-            Stage::Merging => self.stage = prefixes(self.passed.len()),
-            Stage::Prefix { len, best } => {
-                self.stage = after_prefix(len, best, interesting, self.passed.len());
-            }
-            Stage::Committing { pass } => {
-                // the others passed alone: offered the same target again
-                let passed = std::mem::take(&mut self.passed);
+            Stage::Merging => self.stage = Stage::Fold { k: 0 },
+            Stage::Fold { k } => {
+                let hoist = self.passed[k];
                 if interesting {
-                    self.commit(&passed[..pass]);
+                    self.commit(&[hoist]);
                 } else {
-                    self.fail(&passed[..pass]);
+                    self.fail(&[hoist]);
                 }
-                self.fresh = true;
+                self.stage = Stage::Fold { k: k + 1 };
             }
         }
     }
@@ -479,10 +477,11 @@ mod tests {
 
     /// "root(h1(x1, yy1), h2(x2, yy2))", every node hoistable, each h by
     /// its x (the smaller) first. Interesting while a `y` is left: each h
-    /// may go to its x alone but not both. The merge fails, the first is
-    /// committed, the second is offered its x again (fails), then its y.
+    /// may go to its x alone but not both. The merge fails; in the fold the
+    /// first is kept and the second fails after it, so it is offered its y
+    /// in the next round.
     #[test]
-    fn interfering_hoists_commit_the_first_and_offer_the_rest_again() {
+    fn interfering_hoists_keep_the_first_and_offer_the_rest_their_next_target() {
         let src = b"((x)(yy))((x)(yy))";
         let mut b = TreeBuilder::new(Arc::from(&src[..]));
         b.open(1, flags::NAMED, 0, src.len());
@@ -512,8 +511,8 @@ mod tests {
         let hoisted: Vec<(u32, u32)> =
             batch.hoists().iter().map(|h| (h.node.0, h.to.first.0)).collect();
         assert_eq!(hoisted, [(1, 2), (4, 6)]);
-        // two probes, the merge, h2 to y2; h1 to x1 is committed from the
-        // cache, and h2 to x2 after it is the failed merge again
+        // two probes, the merge, h2 to y2; in the fold, h1 to x1 is the
+        // first probe again and h2 to x2 after it the merge, both cached
         assert_eq!(calls, 4);
     }
 

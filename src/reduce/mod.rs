@@ -155,9 +155,9 @@ pub enum Step {
     Probe { single: bool },
     /// A batch committing the changes of its round that passed alone.
     Merge,
-    /// A batch whose merge failed probing the first few of those changes
-    /// together.
-    Prefix,
+    /// A batch whose merge failed adding the changes that passed alone one
+    /// at a time.
+    Fold,
     /// Every unit of a view at once (the layout pass).
     Whole,
     /// Renaming one name at every token that spells it.
