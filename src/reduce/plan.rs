@@ -141,7 +141,8 @@ pub struct Plan {
     /// Run the language's formatter on the result, as the last candidate.
     pub format: bool,
     /// Run ddmin and the 1-minimal phase as [`Batch`]es whose first round
-    /// cuts a level into this many blocks (for many workers).
+    /// cuts a level into this many blocks, and hoisting as a [`HoistBatch`]
+    /// (for many workers).
     pub batch: Option<usize>,
 }
 
