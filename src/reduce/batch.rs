@@ -353,6 +353,7 @@ mod tests {
     #[test]
     fn one_minimal_batch_is_one_minimal_pass_on_monotone_tests() {
         let mut rng = Rng::new(13);
+        let mut folds = 0;
         for round in 0..100 {
             let tree = random_tree(&mut rng, 40);
             let units = Units::new(&tree);
@@ -361,6 +362,15 @@ mod tests {
                 .map(|_| all.iter().copied().filter(|_| rng.chance(0.15)).collect())
                 .collect();
             let pred = |p: &[NodeId]| sets.iter().any(|s| s.iter().all(|n| p.contains(n)));
+            // the units that may go alone, and whether they interfere
+            let none = Mask::new(tree.len());
+            let alone: Vec<NodeId> = all
+                .iter()
+                .copied()
+                .filter(|&u| pred(&units.present_bfs(&none.with_off(&[u]))))
+                .collect();
+            folds +=
+                usize::from(alone.len() > 1 && !pred(&units.present_bfs(&none.with_off(&alone))));
             let mut oracle = FnOracle::new(&units, pred);
             let mut batched = Mask::new(tree.len());
             run(Batch::one_minimal(Order::Forward), &units, &mut batched, &mut oracle)
@@ -374,6 +384,7 @@ mod tests {
                 "round {round}"
             );
         }
+        assert!(folds >= 10, "only {folds} rounds had interfering removals");
     }
 
     /// With fixpoint the result is 1-minimal even when a removal makes

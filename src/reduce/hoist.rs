@@ -463,6 +463,7 @@ mod tests {
     #[test]
     fn hoist_batch_hoists_what_hoisting_does_when_hoists_do_not_interact() {
         let mut rng = Rng::new(5);
+        let mut hoisted = 0;
         for round in 0..200 {
             let tree = random_hoist_tree(&mut rng, 50);
             let units = Units::new(&tree);
@@ -472,7 +473,9 @@ mod tests {
             let (one, _) = hoist_with(&tree, Hoisting::new(), pred);
             let (batch, _) = hoist_with(&tree, HoistBatch::default(), pred);
             assert_eq!(units.present_bfs(&batch), units.present_bfs(&one), "round {round}");
+            hoisted += batch.hoists().len();
         }
+        assert!(hoisted >= 100, "only {hoisted} hoists");
     }
 
     /// "root(h1(x1, yy1), h2(x2, yy2))", every node hoistable, each h by
