@@ -333,10 +333,11 @@ impl Plan {
         }
     }
 
-    /// One round of hoisting (in rounds of a batch, if the plan says so). A hoist that failed before is not tried again
-    /// while what it deletes reads the same, so the rounds after the first
-    /// (for what the 1-minimal phase's removals made possible) test only
-    /// hoists whose text changed.
+    /// One round of hoisting (as a [`HoistBatch`], if the plan says so). A
+    /// hoist that failed before is not tried again while what it deletes
+    /// reads the same, so the rounds after the first (for what the
+    /// 1-minimal phase's removals made possible) test only hoists whose
+    /// text changed.
     fn hoist(&self, host: &mut dyn Host, memory: &mut HoistMemory) -> Result<usize, Stopped> {
         let Some(tree) = host.view(View::Language) else { return Ok(0) };
         let units = Units::new(&tree);
