@@ -119,11 +119,11 @@ pub struct Args {
     #[arg(long, help_heading = "Algorithm")]
     pub no_coordinated: bool,
 
-    /// Test ddmin's and the 1-minimal phase's changes in rounds against the
-    /// same text, the first round cutting an HDD level into N blocks, so
-    /// that many workers test at once (0: one change at a time). The result
-    /// is the same for every -j with the same N. See the README's "Many
-    /// workers".
+    /// Test ddmin's, the hoists' and the 1-minimal phase's changes in
+    /// rounds against the same text, the first round cutting an HDD level
+    /// into N blocks, so that many workers test at once (0: one change at a
+    /// time). The result is the same for every -j with the same N. See the
+    /// README's "Many workers".
     #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Algorithm")]
     pub batch: usize,
 

@@ -8,10 +8,15 @@
 //! the blocks that passed alone are switched off together, as one candidate
 //! (the merge; answered from the cache when only one passed). If the merge
 //! is not interesting (the blocks interfere: two hold the same needed
-//! thing, and either may go but not both), the first 2, 4, 8, ... of them
-//! in the round's order are probed together, all at once; the longest run
-//! that passed is committed, and the others are probed again in the next
-//! round.
+//! thing, and either may go but not both), they are added one at a time
+//! in the round's order (the fold), each kept if the mask with it is still
+//! interesting, else treated as a block that failed. Each step of the fold
+//! is likely to pass, so with `-j N` the scheduler runs the whole fold at
+//! once on that guess, and every interference costs one test latency.
+//! (Probing the first 2, 4, 8, ... together instead, committing the
+//! longest that passed and probing the others again in the next round,
+//! took two or three latencies per interference: see BENCHMARKS.md, "Many
+//! workers".)
 //!
 //! A block that failed is halved for the next round ([`Batch::ddmin`], down
 //! to single units), or dropped ([`Batch::singles`], the 1-minimality
@@ -29,19 +34,18 @@ use std::ops::Range;
 use super::{Order, Proposal, Search, Step, Units};
 use crate::syntax::{Mask, NodeId};
 
-/// Where a batch is in its round.
+/// Where a batch is in its round (of blocks here, of hoists in
+/// [`HoistBatch`](super::HoistBatch)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stage {
-    /// Probing block `next` of the round.
+pub(super) enum Stage {
+    /// Probing change `next` of the round.
     Probing,
     /// Committing every block that passed.
     Merging,
-    /// The merge failed: probing whether the first `len` blocks that
-    /// passed (2, 4, 8, ... of them) can go together; the first `best` can
-    /// (one passed alone).
-    Prefix { len: usize, best: usize },
-    /// Committing the first `pass` blocks that passed.
-    Committing { pass: usize },
+    /// The merge failed: adding the blocks that passed one at a time, in
+    /// the round's order, each kept if the mask with it is still
+    /// interesting; the `k`-th that passed is next.
+    Fold { k: usize },
 }
 
 /// Rounds of blocks probed against the same mask, the successes merged.
@@ -133,9 +137,8 @@ impl Batch {
     }
 
     /// Builds the next round from this one's failed blocks (halved, or
-    /// dropped) and `carried` (passed, not committed); false when there is
-    /// nothing left to try.
-    fn next_round(&mut self, carried: &[usize]) -> bool {
+    /// dropped); false when there is nothing left to try.
+    fn next_round(&mut self) -> bool {
         let mut round = Vec::new();
         for &i in &self.failed {
             let r = self.round[i].clone();
@@ -146,7 +149,6 @@ impl Batch {
                 round.push(mid..r.end);
             }
         }
-        round.extend(carried.iter().map(|&i| self.round[i].clone()));
         if round.is_empty() && self.fixpoint && self.changed {
             // something went since the units left were last tried alone:
             // try each of them again
@@ -172,24 +174,14 @@ impl Batch {
         self.changed = true;
     }
 
-    /// The present units of the first `count` blocks that passed.
-    fn merged(&mut self, count: usize, units: &Units, mask: &Mask) -> Vec<NodeId> {
+    /// The present units of the blocks that passed.
+    fn merged(&mut self, units: &Units, mask: &Mask) -> Vec<NodeId> {
         let mut ids = Vec::new();
-        for k in 0..count {
+        for k in 0..self.passed.len() {
             let r = self.round[self.passed[k]].clone();
             ids.extend(self.block(r, units, mask));
         }
         ids
-    }
-}
-
-/// After a failed merge of `passed` blocks: probing the first 2 together,
-/// or, with fewer than 3, committing the first alone.
-fn prefixes(passed: usize) -> Stage {
-    if passed > 2 {
-        Stage::Prefix { len: 2, best: 1 }
-    } else {
-        Stage::Committing { pass: 1 }
     }
 }
 
@@ -216,7 +208,7 @@ impl Search for Batch {
                     self.next += 1;
                 }
                 Stage::Probing if self.passed.is_empty() => {
-                    if !self.next_round(&[]) {
+                    if !self.next_round() {
                         return None;
                     }
                 }
@@ -224,20 +216,26 @@ impl Search for Batch {
                     self.stage = Stage::Merging;
                 }
                 Stage::Merging => {
-                    return Some(Proposal::Off(self.merged(self.passed.len(), units, mask)));
+                    return Some(Proposal::Off(self.merged(units, mask)));
                 }
-                Stage::Prefix { len, .. } => {
-                    return Some(Proposal::Probe(self.merged(len, units, mask)));
+                Stage::Fold { k } if k < self.passed.len() => {
+                    let ids = self.block(self.round[self.passed[k]].clone(), units, mask);
+                    if !ids.is_empty() {
+                        return Some(Proposal::Off(ids));
+                    }
+                    // gone with an earlier block: nothing to add
+                    self.stage = Stage::Fold { k: k + 1 };
                 }
-                Stage::Committing { pass } => {
-                    return Some(Proposal::Off(self.merged(pass, units, mask)));
+                Stage::Fold { .. } => {
+                    self.passed.clear();
+                    self.next_round();
                 }
             }
         }
     }
 
     fn expect(&self) -> bool {
-        matches!(self.stage, Stage::Merging | Stage::Committing { .. })
+        matches!(self.stage, Stage::Merging | Stage::Fold { .. })
     }
 
     fn step(&self) -> Step {
@@ -246,8 +244,8 @@ impl Search for Batch {
                 let single = self.left(self.round[self.next].clone()).nth(1).is_none();
                 Step::Probe { single }
             }
-            Stage::Prefix { .. } => Step::Prefix,
-            Stage::Merging | Stage::Committing { .. } => Step::Merge,
+            Stage::Fold { .. } => Step::Fold,
+            Stage::Merging => Step::Merge,
         }
     }
 
@@ -263,25 +261,19 @@ impl Search for Batch {
                 if interesting {
                     self.commit(&passed);
                 }
-                self.next_round(&[]);
+                self.next_round();
             }
-            Stage::Merging => self.stage = prefixes(self.passed.len()),
-            Stage::Prefix { len, best } => {
-                // each probe stands on its own: the longest that passed
-                // wins, and is committed from the cache
-                let best = if interesting { len } else { best };
-                self.stage = if 2 * len < self.passed.len() {
-                    Stage::Prefix { len: 2 * len, best }
-                } else {
-                    Stage::Committing { pass: best }
-                };
-            }
-            Stage::Committing { pass } => {
-                let passed = std::mem::take(&mut self.passed);
+            Stage::Merging => self.stage = Stage::Fold { k: 0 },
+            Stage::Fold { k } => {
+                let block = self.passed[k];
                 if interesting {
-                    self.commit(&passed[..pass]);
+                    self.commit(&[block]);
+                } else {
+                    // it interferes with those before it: like a failed
+                    // block, halved (or dropped) for the next round
+                    self.failed.push(block);
                 }
-                self.next_round(&passed[pass..]);
+                self.stage = Stage::Fold { k: k + 1 };
             }
         }
     }
@@ -338,15 +330,61 @@ mod tests {
     }
 
     /// Interfering blocks (each redundant with the other): the merge fails,
-    /// the first is committed alone and the second probed again.
+    /// the fold keeps the first and the second fails after it.
     #[test]
-    fn interfering_successes_commit_the_first_and_try_the_rest_again() {
+    fn interfering_successes_keep_the_first_in_the_fold() {
         // interesting while unit 1 or unit 2 is kept, and unit 4 always
         let pred = |p: &[NodeId]| {
             (p.contains(&NodeId(1)) || p.contains(&NodeId(2))) && p.contains(&NodeId(4))
         };
-        let (kept, _) = reduce(Batch::ddmin(all(4), 4, false), 4, pred);
+        let (kept, calls) = reduce(Batch::ddmin(all(4), 4, false), 4, pred);
         assert_eq!(kept, [NodeId(2), NodeId(4)].into());
+        // four probes, the merge, then the fold: 1 (its probe, cached), 1
+        // and 2 (fails), 1 and 3
+        assert_eq!(calls, 7);
+    }
+
+    /// On a monotone test (removing more never makes it pass again), a
+    /// unit that failed alone fails after any other removal too, and the
+    /// fold adds the ones that passed in the sequential order: one round of
+    /// the batched 1-minimal phase keeps exactly what one pass of
+    /// [`OneMinimal`] keeps, also when removals interfere (the test wants
+    /// any one of a few sets of units).
+    #[test]
+    fn one_minimal_batch_is_one_minimal_pass_on_monotone_tests() {
+        let mut rng = Rng::new(13);
+        let mut folds = 0;
+        for round in 0..100 {
+            let tree = random_tree(&mut rng, 40);
+            let units = Units::new(&tree);
+            let all = units.present_bfs(&Mask::new(tree.len()));
+            let sets: Vec<Vec<NodeId>> = (0..1 + rng.below(3))
+                .map(|_| all.iter().copied().filter(|_| rng.chance(0.15)).collect())
+                .collect();
+            let pred = |p: &[NodeId]| sets.iter().any(|s| s.iter().all(|n| p.contains(n)));
+            // the units that may go alone, and whether they interfere
+            let none = Mask::new(tree.len());
+            let alone: Vec<NodeId> = all
+                .iter()
+                .copied()
+                .filter(|&u| pred(&units.present_bfs(&none.with_off(&[u]))))
+                .collect();
+            folds +=
+                usize::from(alone.len() > 1 && !pred(&units.present_bfs(&none.with_off(&alone))));
+            let mut oracle = FnOracle::new(&units, pred);
+            let mut batched = Mask::new(tree.len());
+            run(Batch::one_minimal(Order::Forward), &units, &mut batched, &mut oracle)
+                .expect("finished");
+            let mut sequential = Mask::new(tree.len());
+            run(OneMinimal::new(Order::Forward), &units, &mut sequential, &mut oracle)
+                .expect("finished");
+            assert_eq!(
+                units.present_bfs(&batched),
+                units.present_bfs(&sequential),
+                "round {round}"
+            );
+        }
+        assert!(folds >= 10, "only {folds} rounds had interfering removals");
     }
 
     /// With fixpoint the result is 1-minimal even when a removal makes

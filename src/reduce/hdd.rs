@@ -11,7 +11,7 @@
 
 use super::batch::Batch;
 use super::ddmin::{Ddmin, LevelSearch};
-use super::hoist::Hoisting;
+use super::hoist::{HoistBatch, Hoisting};
 use super::{Order, Proposal, Search, Step, Units};
 use crate::syntax::{Hoist, Mask};
 
@@ -37,6 +37,7 @@ enum Doing {
     Ddmin(LevelSearch),
     Batch(Batch),
     Hoisting(Hoisting),
+    HoistBatch(HoistBatch),
 }
 
 impl Hdd {
@@ -70,7 +71,8 @@ impl Hdd {
     }
 
     /// This HDD, with each level's ddmin a [`Batch`] whose first round cuts
-    /// the level into `width` blocks: for many workers.
+    /// the level into `width` blocks, and its hoists (with [`Hdd::hoisting`])
+    /// a [`HoistBatch`]: for many workers.
     pub fn batched(self, width: usize) -> Hdd {
         Hdd { batch: Some(width), ..self }
     }
@@ -81,6 +83,7 @@ impl Hdd {
     pub fn failed_hoists(&self) -> impl Iterator<Item = &Hoist> {
         let current = match &self.current {
             Some(Doing::Hoisting(hoist)) => hoist.failed(),
+            Some(Doing::HoistBatch(hoist)) => hoist.failed(),
             _ => &[],
         };
         self.failed.iter().chain(current)
@@ -90,7 +93,9 @@ impl Hdd {
 impl Hdd {
     /// The level's ddmin is done: on to its hoists, or to the next level.
     fn level_done(&mut self) {
-        if self.hoisting {
+        if self.hoisting && self.batch.is_some() {
+            self.current = Some(Doing::HoistBatch(HoistBatch::at_level(self.level)));
+        } else if self.hoisting {
             self.current = Some(Doing::Hoisting(Hoisting::at_level(self.level)));
         } else {
             self.current = None;
@@ -112,6 +117,14 @@ impl Search for Hdd {
                     None => self.level_done(),
                 },
                 Some(Doing::Hoisting(hoist)) => match hoist.propose(units, mask) {
+                    Some(proposal) => return Some(proposal),
+                    None => {
+                        self.failed.extend_from_slice(hoist.failed());
+                        self.current = None;
+                        self.level += 1;
+                    }
+                },
+                Some(Doing::HoistBatch(hoist)) => match hoist.propose(units, mask) {
                     Some(proposal) => return Some(proposal),
                     None => {
                         self.failed.extend_from_slice(hoist.failed());
@@ -150,6 +163,7 @@ impl Search for Hdd {
             Some(Doing::Ddmin(search)) => search.expect(),
             Some(Doing::Batch(batch)) => batch.expect(),
             Some(Doing::Hoisting(hoist)) => hoist.expect(),
+            Some(Doing::HoistBatch(hoist)) => hoist.expect(),
             None => false,
         }
     }
@@ -159,6 +173,7 @@ impl Search for Hdd {
             Some(Doing::Ddmin(search)) => search.step(),
             Some(Doing::Batch(batch)) => batch.step(),
             Some(Doing::Hoisting(hoist)) => hoist.step(),
+            Some(Doing::HoistBatch(hoist)) => hoist.step(),
             // nothing is proposed between levels
             None => Step::Block,
         }
@@ -169,6 +184,7 @@ impl Search for Hdd {
             Some(Doing::Ddmin(search)) => search.feedback(interesting),
             Some(Doing::Batch(batch)) => batch.feedback(interesting),
             Some(Doing::Hoisting(hoist)) => hoist.feedback(interesting),
+            Some(Doing::HoistBatch(hoist)) => hoist.feedback(interesting),
             None => {}
         }
     }
@@ -181,8 +197,12 @@ impl Search for Hdd {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reduce::testing::{flat, hoist_tree, random_tree, FnOracle, Rng, TextOracle};
-    use crate::reduce::{drive, run, Candidate, Candidates, OneMinimal, Oracle, Verdict};
+    use crate::reduce::testing::{
+        flat, hoist_tree, random_hoist_tree, random_tree, FnOracle, Rng, TextOracle,
+    };
+    use crate::reduce::{
+        drive, run, Batch, Candidate, Candidates, HoistBatch, OneMinimal, Oracle, Verdict,
+    };
     use crate::syntax::{NodeId, Tree, Unparser};
     use std::collections::HashSet;
 
@@ -336,6 +356,41 @@ mod tests {
                     .is_ok_and(|n| n > 0)
                 {}
                 assert_eq!(units.present_bfs(&mask), sequential, "round {round}, {ahead} ahead");
+            }
+        }
+    }
+
+    /// The batched HDD+ with hoisting (each level's ddmin and hoists in
+    /// rounds, then the hoisting round and the 1-minimal phase in rounds):
+    /// the same mask, hoists included, whatever the speculation.
+    #[test]
+    fn speculation_never_changes_the_result_of_batches_with_hoists() {
+        let mut rng = Rng::new(23);
+        for round in 0..40 {
+            let tree = random_hoist_tree(&mut rng, 80);
+            let units = Units::new(&tree);
+            let all = units.present_bfs(&Mask::new(tree.len()));
+            let need: Vec<NodeId> = all.iter().copied().filter(|_| rng.chance(0.2)).collect();
+            let pred = |p: &[NodeId]| need.iter().all(|n| p.contains(n)) && p.len() % 7 != 3;
+            if !pred(&all) {
+                continue;
+            }
+            let reduce = |oracle: &mut dyn Oracle| {
+                let mut mask = Mask::new(tree.len());
+                let hdd = Hdd::single_pass(Ddmin::Adaptive, Order::Forward).hoisting().batched(4);
+                run(hdd, &units, &mut mask, oracle).expect("finished");
+                run(HoistBatch::default(), &units, &mut mask, oracle).expect("finished");
+                while run(Batch::one_minimal(Order::Forward), &units, &mut mask, oracle)
+                    .is_ok_and(|n| n > 0)
+                {}
+                mask
+            };
+            let sequential = reduce(&mut FnOracle::new(&units, pred));
+            assert!(pred(&units.present_bfs(&sequential)), "round {round}: not interesting");
+            for ahead in [2, 3, 8] {
+                let mut oracle =
+                    Speculating { inner: FnOracle::new(&units, pred), ahead, rng: Rng::new(round) };
+                assert_eq!(reduce(&mut oracle), sequential, "round {round}, {ahead} ahead");
             }
         }
     }

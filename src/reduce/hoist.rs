@@ -5,6 +5,7 @@
 //! - [`Hoisting`]: the search. Each hoistable node, outermost first, is
 //!   replaced in turn by each of its targets (smallest first, see
 //!   [`Units::hoistable`]) until one is interesting.
+//! - [`HoistBatch`]: the same in rounds, for many workers (`--batch`).
 //! - [`HoistMemory`]: the hoists that failed, remembered across parses of a
 //!   changing text by what they delete, so a plan does not test them again
 //!   while that text reads the same.
@@ -12,6 +13,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use super::batch::Stage;
 use super::{Proposal, Search, Step, Units};
 use crate::syntax::{Hoist, Mask, Tree};
 
@@ -104,6 +106,247 @@ impl Search for Hoisting {
     }
 }
 
+/// Hoisting in rounds, for many workers (`--batch`, like [`Batch`] for
+/// ddmin's blocks). A round offers each open node (present, not hoisted)
+/// its next target, every one probed against the same mask
+/// ([`Proposal::ProbeHoists`]): no candidate of a round depends on another's
+/// outcome, so with `-j N` a whole round is in flight at once. The hoists
+/// that passed alone are then made together, outermost node first, as one
+/// candidate (the merge), leaving out a hoist whose node or target an
+/// earlier one dropped. If the merge is not interesting, they are made one
+/// at a time in that order (the fold), each kept if still interesting; a
+/// node whose hoist failed is offered its next target in the next
+/// round; a node is done once hoisted or out of targets. A round of one
+/// hoist is that hoist itself, committed when interesting, as
+/// [`Hoisting`] would: nothing to merge, and what follows may be guessed
+/// on it.
+///
+/// The outcomes, and so the result, depend on neither timing nor `-j`. They
+/// may differ from [`Hoisting`]'s, which makes each hoist before trying
+/// the next node's (a hoist of an inner node may take away a target the
+/// outer node's later round would have used).
+///
+/// [`Batch`]: super::Batch
+#[derive(Clone, Debug)]
+pub struct HoistBatch {
+    /// Hoists not to try.
+    skip: Arc<HashSet<Hoist>>,
+    /// Only the nodes of this HDD level, with at most `EARLY_TARGETS`.
+    level: Option<usize>,
+    /// The next target to offer each hoistable node (by its index in
+    /// [`Units::hoistable`]); [`DONE`] once it needs none.
+    next_target: Vec<usize>,
+    /// The round is to be built at the next proposal (from the mask then).
+    fresh: bool,
+    /// This round's hoists, outermost node first, each with its node's index.
+    round: Vec<(usize, Hoist)>,
+    next: usize,
+    /// The hoists of the round (by position in `round`) that passed alone.
+    passed: Vec<usize>,
+    stage: Stage,
+    /// The hoists tried that were not interesting.
+    failed: Vec<Hoist>,
+}
+
+/// A node of a [`HoistBatch`] that needs no more targets.
+const DONE: usize = usize::MAX;
+
+impl Default for HoistBatch {
+    fn default() -> HoistBatch {
+        HoistBatch {
+            skip: Arc::default(),
+            level: None,
+            next_target: Vec::new(),
+            fresh: true,
+            round: Vec::new(),
+            next: 0,
+            passed: Vec::new(),
+            stage: Stage::Probing,
+            failed: Vec::new(),
+        }
+    }
+}
+
+impl HoistBatch {
+    /// Every hoistable node, but not the hoists in `skip` (the caller knows
+    /// they fail).
+    pub fn skipping(skip: HashSet<Hoist>) -> HoistBatch {
+        HoistBatch { skip: Arc::new(skip), ..HoistBatch::default() }
+    }
+
+    /// The nodes of one HDD level with at most two targets, as
+    /// [`Hoisting::at_level`].
+    pub fn at_level(level: usize) -> HoistBatch {
+        HoistBatch { level: Some(level), ..HoistBatch::default() }
+    }
+
+    /// The hoists tried that were not interesting, after a run.
+    pub fn failed(&self) -> &[Hoist] {
+        &self.failed
+    }
+
+    /// Builds the next round from `mask`: each open node with its next
+    /// target still there. A node gone, hoisted, out of targets or not of
+    /// this level is done (what a round commits only ever drops nodes).
+    fn build_round(&mut self, units: &Units, mask: &Mask) {
+        if self.next_target.is_empty() {
+            self.next_target = vec![0; units.hoistable_count()];
+        }
+        self.round.clear();
+        for i in 0..units.hoistable_count() {
+            let (node, targets) = units.hoistable(i).expect("a hoistable node");
+            if self.next_target[i] == DONE {
+                continue;
+            }
+            let open = self
+                .level
+                .is_none_or(|l| units.level_of(node) == Some(l) && targets.len() <= EARLY_TARGETS)
+                && units.is_present(node, mask)
+                && !mask.hoists().iter().any(|h| h.node == node);
+            let mut t = self.next_target[i];
+            while open && t < targets.len() {
+                let hoist = Hoist { node, to: targets[t] };
+                if applies(units, mask, hoist) && !self.skip.contains(&hoist) {
+                    self.round.push((i, hoist));
+                    break;
+                }
+                t += 1;
+            }
+            self.next_target[i] = if open && t < targets.len() { t } else { DONE };
+        }
+        self.fresh = false;
+        self.next = 0;
+        self.passed.clear();
+        self.stage = Stage::Probing;
+    }
+
+    /// The hoists that passed, made one after the other from `mask`,
+    /// leaving out those an earlier one dropped.
+    fn merged(&self, units: &Units, mask: &Mask) -> Vec<Hoist> {
+        let mut merged = mask.clone();
+        let mut hoists = Vec::new();
+        for &k in &self.passed {
+            let hoist = self.round[k].1;
+            if applies(units, &merged, hoist) {
+                merged = merged.with_hoist(hoist);
+                hoists.push(hoist);
+            }
+        }
+        hoists
+    }
+
+    /// The nodes of the round's hoists `ks` need no more targets (committed).
+    fn commit(&mut self, ks: &[usize]) {
+        for &k in ks {
+            self.next_target[self.round[k].0] = DONE;
+        }
+    }
+
+    /// The round's hoists `ks` failed: their nodes go on to their next target.
+    fn fail(&mut self, ks: &[usize]) {
+        for &k in ks {
+            let (i, hoist) = self.round[k];
+            self.failed.push(hoist);
+            self.next_target[i] += 1;
+        }
+    }
+}
+
+/// Whether `hoist` can be made under `mask`: its node and both ends of its
+/// target are still there.
+fn applies(units: &Units, mask: &Mask, hoist: Hoist) -> bool {
+    units.is_present(hoist.node, mask)
+        && units.is_present(hoist.to.first, mask)
+        && units.is_present(hoist.to.last, mask)
+}
+
+impl Search for HoistBatch {
+    fn propose(&mut self, units: &Units, mask: &Mask) -> Option<Proposal> {
+        loop {
+            if self.fresh {
+                self.build_round(units, mask);
+                if self.round.is_empty() {
+                    return None;
+                }
+            }
+            match self.stage {
+                Stage::Probing if self.round.len() == 1 => {
+                    return Some(Proposal::Hoist(self.round[0].1));
+                }
+                Stage::Probing if self.next < self.round.len() => {
+                    return Some(Proposal::ProbeHoists(vec![self.round[self.next].1]));
+                }
+                Stage::Probing if self.passed.is_empty() => self.fresh = true,
+                Stage::Probing => self.stage = Stage::Merging,
+                Stage::Merging => {
+                    return Some(Proposal::Hoists(self.merged(units, mask)));
+                }
+                Stage::Fold { k } if k < self.passed.len() => {
+                    let hoist = self.round[self.passed[k]].1;
+                    if applies(units, mask, hoist) {
+                        return Some(Proposal::Hoist(hoist));
+                    }
+                    // an earlier hoist dropped its node or target
+                    self.stage = Stage::Fold { k: k + 1 };
+                }
+                Stage::Fold { .. } => self.fresh = true,
+            }
+        }
+    }
+
+    fn expect(&self) -> bool {
+        matches!(self.stage, Stage::Merging | Stage::Fold { .. })
+    }
+
+    fn step(&self) -> Step {
+        match self.stage {
+            Stage::Probing => Step::Hoist,
+            Stage::Fold { .. } => Step::Fold,
+            Stage::Merging => Step::Merge,
+        }
+    }
+
+    fn feedback(&mut self, interesting: bool) {
+        match self.stage {
+            Stage::Probing if self.round.len() == 1 => {
+                if interesting {
+                    self.commit(&[0]);
+                } else {
+                    self.fail(&[0]);
+                }
+                self.fresh = true;
+            }
+            Stage::Probing => {
+                if interesting {
+                    self.passed.push(self.next);
+                } else {
+                    self.fail(&[self.next]);
+                }
+                self.next += 1;
+            }
+            Stage::Merging if interesting || self.passed.len() == 1 => {
+                let passed = std::mem::take(&mut self.passed);
+                if interesting {
+                    self.commit(&passed);
+                } else {
+                    self.fail(&passed);
+                }
+                self.fresh = true;
+            }
+            Stage::Merging => self.stage = Stage::Fold { k: 0 },
+            Stage::Fold { k } => {
+                let hoist = self.passed[k];
+                if interesting {
+                    self.commit(&[hoist]);
+                } else {
+                    self.fail(&[hoist]);
+                }
+                self.stage = Stage::Fold { k: k + 1 };
+            }
+        }
+    }
+}
+
 /// The hoists that failed so far, by what they delete (see [`hoist_key`]):
 /// a hoist that failed is not tried again while that text reads the same.
 #[derive(Debug, Default)]
@@ -154,8 +397,9 @@ fn hoist_key(tree: &Tree, hoist: Hoist) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reduce::testing::{hoist_tree, TextOracle};
+    use crate::reduce::testing::{hoist_tree, random_hoist_tree, FnOracle, Rng, TextOracle};
     use crate::reduce::{drive, run};
+    use crate::syntax::tree::{flags, Action, SlotInfo, TreeBuilder, TreeInfo};
     use crate::syntax::{NodeId, Unparser};
 
     #[test]
@@ -196,6 +440,83 @@ mod tests {
         oracle.calls = 0;
         run(Hoisting::skipping(failed), &units, &mut mask, &mut oracle).expect("finished");
         assert_eq!(oracle.calls, 0);
+    }
+
+    /// Runs `search` on `tree` against "interesting iff every node of
+    /// `need` is present"; the mask and the tests run.
+    fn hoist_with<S: Search>(
+        tree: &Tree,
+        search: S,
+        pred: impl FnMut(&[NodeId]) -> bool,
+    ) -> (Mask, usize) {
+        let units = Units::new(tree);
+        let mut mask = Mask::new(tree.len());
+        let mut oracle = FnOracle::new(&units, pred);
+        run(search, &units, &mut mask, &mut oracle).expect("finished");
+        (mask, oracle.calls)
+    }
+
+    /// When no hoist changes whether another passes (the test needs some
+    /// nodes present, and a hoist passes iff it drops none of them), rounds
+    /// keep what one hoist at a time keeps, on random trees where every
+    /// node with children may be replaced by any of them.
+    #[test]
+    fn hoist_batch_hoists_what_hoisting_does_when_hoists_do_not_interact() {
+        let mut rng = Rng::new(5);
+        let mut hoisted = 0;
+        for round in 0..200 {
+            let tree = random_hoist_tree(&mut rng, 50);
+            let units = Units::new(&tree);
+            let all = units.present_bfs(&Mask::new(tree.len()));
+            let need: Vec<NodeId> = all.iter().copied().filter(|_| rng.chance(0.1)).collect();
+            let pred = |p: &[NodeId]| need.iter().all(|n| p.contains(n));
+            let (one, _) = hoist_with(&tree, Hoisting::new(), pred);
+            let (batch, _) = hoist_with(&tree, HoistBatch::default(), pred);
+            assert_eq!(units.present_bfs(&batch), units.present_bfs(&one), "round {round}");
+            hoisted += batch.hoists().len();
+        }
+        assert!(hoisted >= 100, "only {hoisted} hoists");
+    }
+
+    /// "root(h1(x1, yy1), h2(x2, yy2))", every node hoistable, each h by
+    /// its x (the smaller) first. Interesting while a `y` is left: each h
+    /// may go to its x alone but not both. The merge fails; in the fold the
+    /// first is kept and the second fails after it, so it is offered its y
+    /// in the next round.
+    #[test]
+    fn interfering_hoists_keep_the_first_and_offer_the_rest_their_next_target() {
+        let src = b"((x)(yy))((x)(yy))";
+        let mut b = TreeBuilder::new(Arc::from(&src[..]));
+        b.open(1, flags::NAMED, 0, src.len());
+        for h in [0, 9] {
+            for (start, end) in [(h, h + 9), (h + 1, h + 4), (h + 4, h + 8)] {
+                let id = b.open(1, flags::NAMED, start, end);
+                let n = b.node_mut(id);
+                (n.member, n.slot, n.action) = (1, 1, Action::Delete);
+                if start != h {
+                    b.close();
+                }
+            }
+            b.close();
+        }
+        b.close();
+        let info = TreeInfo {
+            slots: vec![SlotInfo::default(), SlotInfo { repeated: false, accepts: Box::new([1]) }],
+            ..TreeInfo::default()
+        };
+        let tree = b.finish(Arc::new(info));
+        let units = Units::new(&tree);
+        // ids in preorder: 0 root, 1 h1, 2 x1, 3 y1, 4 h2, 5 x2, 6 y2
+        let pred = |p: &[NodeId]| p.contains(&NodeId(3)) || p.contains(&NodeId(6));
+        let (batch, calls) = hoist_with(&tree, HoistBatch::default(), pred);
+        let (one, _) = hoist_with(&tree, Hoisting::new(), pred);
+        assert_eq!(units.present_bfs(&batch), units.present_bfs(&one));
+        let hoisted: Vec<(u32, u32)> =
+            batch.hoists().iter().map(|h| (h.node.0, h.to.first.0)).collect();
+        assert_eq!(hoisted, [(1, 2), (4, 6)]);
+        // two probes, the merge, h2 to y2; in the fold, h1 to x1 is the
+        // first probe again and h2 to x2 after it the merge, both cached
+        assert_eq!(calls, 4);
     }
 
     /// The keys of every hoist of `text` parsed as JSON, by the hoisted text.

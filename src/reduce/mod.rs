@@ -44,7 +44,7 @@ pub use batch::Batch;
 pub use coordinated::{Coordinated, GroupMemory};
 pub use ddmin::Ddmin;
 pub use hdd::Hdd;
-pub use hoist::Hoisting;
+pub use hoist::{HoistBatch, Hoisting};
 pub use one_minimal::OneMinimal;
 pub use plan::{Algorithm, Host, Phase, Plan, View};
 pub use rename::Renaming;
@@ -63,6 +63,12 @@ pub enum Proposal {
     /// later (a batch probes each of its changes against the same mask,
     /// then commits the ones that passed together; see [`batch`]).
     Probe(Vec<NodeId>),
+    /// Replace each of these nodes by a run of its descendants, at once (a
+    /// batch of hoists committing the ones that passed alone, see
+    /// [`HoistBatch`]).
+    Hoists(Vec<Hoist>),
+    /// These hoists in the candidate only, like [`Proposal::Probe`].
+    ProbeHoists(Vec<Hoist>),
 }
 
 impl Proposal {
@@ -71,12 +77,15 @@ impl Proposal {
         match self {
             Proposal::Off(ids) | Proposal::Probe(ids) => mask.with_off(ids),
             Proposal::Hoist(hoist) => mask.with_hoist(*hoist),
+            Proposal::Hoists(hoists) | Proposal::ProbeHoists(hoists) => {
+                hoists.iter().fold(mask.clone(), |m, &h| m.with_hoist(h))
+            }
         }
     }
 
     /// Whether the change becomes part of the mask when interesting.
     pub fn commits(&self) -> bool {
-        !matches!(self, Proposal::Probe(_))
+        !matches!(self, Proposal::Probe(_) | Proposal::ProbeHoists(_))
     }
 
     /// The node it changes first, for learning which candidates pass.
@@ -84,6 +93,9 @@ impl Proposal {
         match self {
             Proposal::Off(ids) | Proposal::Probe(ids) => ids.first().copied(),
             Proposal::Hoist(hoist) => Some(hoist.node),
+            Proposal::Hoists(hoists) | Proposal::ProbeHoists(hoists) => {
+                hoists.first().map(|h| h.node)
+            }
         }
     }
 }
@@ -143,9 +155,9 @@ pub enum Step {
     Probe { single: bool },
     /// A batch committing the changes of its round that passed alone.
     Merge,
-    /// A batch whose merge failed probing the first few of those changes
-    /// together.
-    Prefix,
+    /// A batch whose merge failed adding the changes that passed alone one
+    /// at a time.
+    Fold,
     /// Every unit of a view at once (the layout pass).
     Whole,
     /// Renaming one name at every token that spells it.

@@ -29,8 +29,8 @@ use std::sync::Arc;
 
 use super::hoist::HoistMemory;
 use super::{
-    drive, Batch, Coordinated, Ddmin, GroupMemory, Hdd, Hoisting, OneMinimal, Oracle, Order,
-    Renaming, Search, Stopped, Units, Whole,
+    drive, Batch, Coordinated, Ddmin, GroupMemory, Hdd, HoistBatch, Hoisting, OneMinimal, Oracle,
+    Order, Renaming, Search, Stopped, Units, Whole,
 };
 use crate::syntax::{Mask, Tree};
 
@@ -141,7 +141,8 @@ pub struct Plan {
     /// Run the language's formatter on the result, as the last candidate.
     pub format: bool,
     /// Run ddmin and the 1-minimal phase as [`Batch`]es whose first round
-    /// cuts a level into this many blocks (for many workers).
+    /// cuts a level into this many blocks, and hoisting as a [`HoistBatch`]
+    /// (for many workers).
     pub batch: Option<usize>,
 }
 
@@ -339,14 +340,22 @@ impl Plan {
         }
     }
 
-    /// One round of hoisting. A hoist that failed before is not tried again
-    /// while what it deletes reads the same, so the rounds after the first
-    /// (for what the 1-minimal phase's removals made possible) test only
-    /// hoists whose text changed.
+    /// One round of hoisting (as a [`HoistBatch`], if the plan says so). A
+    /// hoist that failed before is not tried again while what it deletes
+    /// reads the same, so the rounds after the first (for what the
+    /// 1-minimal phase's removals made possible) test only hoists whose
+    /// text changed.
     fn hoist(&self, host: &mut dyn Host, memory: &mut HoistMemory) -> Result<usize, Stopped> {
         let Some(tree) = host.view(View::Language) else { return Ok(0) };
         let units = Units::new(&tree);
-        let mut search = Hoisting::skipping(memory.known_failures(&tree, &units));
+        let skip = memory.known_failures(&tree, &units);
+        if self.batch.is_some() {
+            let mut search = HoistBatch::skipping(skip);
+            let hoisted = drive_on(host, &tree, &units, &mut search, Phase::Hoist)?;
+            memory.remember(&tree, search.failed());
+            return Ok(hoisted);
+        }
+        let mut search = Hoisting::skipping(skip);
         let hoisted = drive_on(host, &tree, &units, &mut search, Phase::Hoist)?;
         memory.remember(&tree, search.failed());
         Ok(hoisted)

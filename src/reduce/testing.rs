@@ -61,6 +61,16 @@ pub(crate) fn flat(n: usize) -> Tree {
 /// A random tree of deletable nodes; `shape` draws the number of children
 /// of a node at a depth (0 makes it a leaf).
 pub(crate) fn random_tree(rng: &mut Rng, max_nodes: usize) -> Tree {
+    random_tree_of(rng, max_nodes, false)
+}
+
+/// A random tree whose every node is of one hoistable class (as in
+/// [`hoist_tree`]): each node with children may be replaced by any of them.
+pub(crate) fn random_hoist_tree(rng: &mut Rng, max_nodes: usize) -> Tree {
+    random_tree_of(rng, max_nodes, true)
+}
+
+fn random_tree_of(rng: &mut Rng, max_nodes: usize, hoistable: bool) -> Tree {
     // lay out nested spans over a byte string: each node is "(" children ")"
     fn grow(
         rng: &mut Rng,
@@ -96,13 +106,25 @@ pub(crate) fn random_tree(rng: &mut Rng, max_nodes: usize) -> Tree {
             open.pop();
             b.close();
         }
-        let id = b.open(0, flags::NAMED, s, e);
+        let id = b.open(u16::from(hoistable), flags::NAMED, s, e);
         if i > 0 {
-            b.node_mut(id).action = Action::Delete;
+            let n = b.node_mut(id);
+            n.action = Action::Delete;
+            if hoistable {
+                n.member = 1;
+                n.slot = 1;
+            }
         }
         open.push(i);
     }
-    b.finish(Arc::new(TreeInfo::default()))
+    if !hoistable {
+        return b.finish(Arc::new(TreeInfo::default()));
+    }
+    let info = TreeInfo {
+        slots: vec![SlotInfo::default(), SlotInfo { repeated: false, accepts: Box::new([1]) }],
+        ..TreeInfo::default()
+    };
+    b.finish(Arc::new(info))
 }
 
 /// "x a(b(c)) y": `a` and `b` are hoistable calls of class 1 whose
