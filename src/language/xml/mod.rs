@@ -549,7 +549,9 @@ impl<'f> Builder<'f> {
     /// nested model cannot overflow it.
     fn content_model(&mut self, s: &[u8], start: usize, end: usize) -> usize {
         // the open groups, the innermost last
-        let mut groups = vec![self.node(CONTENT_MODEL, start, start, true)];
+        // a group is opened reaching to the declaration's end (its
+        // particles lie inside it) and gets its own end when it closes
+        let mut groups = vec![self.node(CONTENT_MODEL, start, end, true)];
         let mut i = start + 1;
         loop {
             i = ws(s, i);
@@ -570,7 +572,7 @@ impl<'f> Builder<'f> {
                         i += 1;
                     }
                     b'(' => {
-                        groups.push(self.node(CONTENT_MODEL, i, i, true));
+                        groups.push(self.node(CONTENT_MODEL, i, end, true));
                         i += 1;
                     }
                     _ => {
