@@ -30,12 +30,20 @@ fn main() -> ExitCode {
 /// workers' parses of large candidates left eight heaps of freed memory,
 /// and the peak grew with `-j`. Two heaps are enough for threads that
 /// mostly wait for tests.
+///
+/// And glibc raises the size from which it maps a block of its own (and
+/// unmaps it when freed) to the largest block freed so far, up to 32 MiB:
+/// after the first large candidate, the texts of the next ones came from
+/// the heaps and stayed there, fragmented (`xml-20` at `-j 8`: 363 MB
+/// against 283 MB with the threshold fixed; `BENCHMARKS.md`, "Memory
+/// against input size"). A fixed threshold keeps it at 128 KiB.
 fn few_malloc_arenas() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets a tunable of the allocator; it is called
     // before any other thread exists
     unsafe {
         libc::mallopt(libc::M_ARENA_MAX, 2);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 << 10);
     }
 }
 
