@@ -127,7 +127,7 @@ pub(super) struct Checker<'a> {
     pub runner: &'a Runner,
     pub guard: Option<Guard<'a>>,
     /// How much text the guard re-parses at once.
-    budget: Budget,
+    pub(super) budget: Budget,
     /// Whether an interesting candidate's answer keeps its parse (see
     /// [`Found`]).
     keep_parses: bool,

@@ -209,6 +209,9 @@ impl<'a> Evaluator<'a> {
 
     /// Makes the candidate `mask` the best; `found`: what its check kept.
     fn improve(&mut self, mask: &Mask, found: Found) {
+        // the new best's text and parse are made under a share of the
+        // budget, like a worker's candidate: not beside a worker's check
+        let permit = self.checker.budget.take(self.best.text.len());
         let text: Arc<[u8]> = Arc::from(self.scratch.unparse(&self.tree, mask));
         self.scratch.trim();
         self.stats.count_improvement(self.best.text.len(), text.len());
@@ -216,6 +219,7 @@ impl<'a> Evaluator<'a> {
         let base = Guard::next_base(self.checker.guard, &self.best, found.base, &text);
         self.best = Best { text, base };
         *self.checker.best.lock().expect("best lock") = self.best.clone();
+        drop(permit);
         self.stats.improvements += 1;
         self.sink.progress(&self.stats, self.best.text.len());
         if let Err(e) = self.sink.improved(&self.best.text) {
