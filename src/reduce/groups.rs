@@ -49,13 +49,15 @@ pub fn groups(tree: &Tree) -> Vec<Group> {
     out
 }
 
-/// Each syntax error node with the sibling right after it. A parser's
-/// error recovery often splits one construct it does not know into an
-/// error and a well-formed rest: tree-sitter-cpp reads libstdc++'s
-/// `namespace std __attribute__ ((...)) { ... }` as an error node and a
-/// block. Neither may go alone (the block alone is not C++ at file scope,
-/// the error alone swallows what follows), so once the block is emptied
-/// they must go together.
+/// Each syntax error node with the sibling right after it, and with the
+/// two after it. A parser's error recovery often splits one construct it
+/// does not know into an error and a well-formed rest: tree-sitter-cpp
+/// reads libstdc++'s `namespace std __attribute__ ((...)) { ... }` as an
+/// error node and a block, and without the name (`namespace __attribute__
+/// ((...)) { }`) as an error, a parenthesized expression statement and a
+/// block. None may go alone (the block alone is not C++ at file scope, the
+/// error alone swallows what follows), so once the block is emptied they
+/// must go together.
 fn error_groups(tree: &Tree) -> Vec<Group> {
     if tree.error_count() == 0 {
         return Vec::new();
@@ -66,9 +68,13 @@ fn error_groups(tree: &Tree) -> Vec<Group> {
         if !n.has(flags::ERROR) || !switchable(tree, id) || n.parent == FILE {
             continue;
         }
-        let next = tree.children(NodeId(n.parent)).skip_while(|&c| c != id).nth(1);
-        if let Some(next) = next.filter(|&c| switchable(tree, c)) {
-            out.push(Group { decls: vec![id], off: vec![id, next] });
+        let mut off = vec![id];
+        for next in tree.children(NodeId(n.parent)).skip_while(|&c| c != id).skip(1).take(2) {
+            if !switchable(tree, next) {
+                break;
+            }
+            off.push(next);
+            out.push(Group { decls: vec![id], off: off.clone() });
         }
     }
     out
@@ -373,6 +379,11 @@ mod tests {
         );
         let error = r#"namespace std __attribute__ ((__visibility__ ("default")))"#;
         assert!(g.contains(&vec![error.to_string(), "{\n}".to_string()]), "{g:?}");
+        // without its name, the recovery splits it in three
+        let ns = "namespace __attribute__ ((__visibility__ ()))\n{\n}\n";
+        let g = texts("cpp", &format!("typedef unsigned size_t;\n{ns}{ns}int y;\n"));
+        let three = ["namespace __attribute__", "((__visibility__ ()))", "{\n}"];
+        assert!(g.contains(&three.map(String::from).to_vec()), "{g:?}");
         // no error, no such group
         assert!(texts("cpp", "namespace std {\n}\nint y;\n")
             .iter()
