@@ -981,38 +981,65 @@ fn fuzz_mutants_reduced_end_to_end_by_the_binary() {
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 
+/// A C file from which the fuzzer found a deletion ([`FUZZ_FOUND_CUT`])
+/// that tree-sitter re-parses from the file's parse with 2 errors, and
+/// from scratch with 1: its error recovery went another way.
+const FUZZ_FOUND: &str = concat!(
+    "#include <stdio.h>\n",
+    "\n",
+    "static int accumulate_values(int first_value, int second_value)\n",
+    "{\n",
+    "        int running_total = first_value;\n",
+    "\n",
+    "\n",
+    "        if (second_value > 0)\n",
+    "                running_total = running_total + second_value;\n",
+    "        else\n",
+    "                running_total = running_total - 1;\n",
+    "        return running_total / 0;\n",
+    "}\n",
+    "\n",
+    "int main(void)\n",
+    "{\n",
+    "        printf(\"%d\\n\",\n",
+    "               accumulate_values(3,\n",
+    "                                 4));\n",
+    "        return 0;\n",
+    "}\n",
+);
+
+/// The deletion from [`FUZZ_FOUND`].
+const FUZZ_FOUND_CUT: &str = "l = first_value;\n\n\n        if";
+
+/// Asserts that the guard counts the errors of `broken` re-parsed from the
+/// parse of `original` as a parse from scratch does, and returns the count.
+fn guard_counts_as_a_full_parse(lang: &str, original: &str, broken: &str) -> usize {
+    let fe = crate::frontend(lang);
+    let base = fe.guard_base(original.as_bytes()).expect("a base");
+    let full = fe.syntax_errors(broken.as_bytes());
+    assert_eq!(full, crate::parse(lang, broken.as_bytes()).error_count());
+    assert_eq!(fe.syntax_errors_from(&base, broken.as_bytes()).0, full, "{broken}");
+    full
+}
+
 #[test]
 fn regression_the_guard_counts_a_broken_edit_of_a_valid_file_as_a_full_parse() {
     // found by the fuzzer (a deletion from tests/data's bug.c): re-parsing
     // from the valid original's parse, tree-sitter recovered from the error
     // another way than from scratch and the guard counted 2 errors, not 1
-    let original = concat!(
-        "#include <stdio.h>\n",
-        "\n",
-        "static int accumulate_values(int first_value, int second_value)\n",
-        "{\n",
-        "        int running_total = first_value;\n",
-        "\n",
-        "\n",
-        "        if (second_value > 0)\n",
-        "                running_total = running_total + second_value;\n",
-        "        else\n",
-        "                running_total = running_total - 1;\n",
-        "        return running_total / 0;\n",
-        "}\n",
-        "\n",
-        "int main(void)\n",
-        "{\n",
-        "        printf(\"%d\\n\",\n",
-        "               accumulate_values(3,\n",
-        "                                 4));\n",
-        "        return 0;\n",
-        "}\n",
-    );
-    let broken = original.replacen("l = first_value;\n\n\n        if", "", 1);
-    let c = crate::frontend("c");
-    let base = c.guard_base(original.as_bytes()).expect("a base");
-    let full = c.syntax_errors(broken.as_bytes());
-    assert_eq!(full, crate::parse("c", broken.as_bytes()).error_count());
-    assert_eq!(c.syntax_errors_from(&base, broken.as_bytes()).0, full, "{broken}");
+    let broken = FUZZ_FOUND.replacen(FUZZ_FOUND_CUT, "", 1);
+    assert_eq!(guard_counts_as_a_full_parse("c", FUZZ_FOUND, &broken), 1);
+}
+
+#[test]
+fn regression_the_guard_counts_a_new_error_beside_the_best_s_own_as_a_full_parse() {
+    // the same deletion in a file that has an error of its own, as every
+    // C++ input has: the guard trusts a re-parse whose errors are the
+    // best's, and must not trust this one, whose recovery went another way
+    // (3 errors re-parsed, 2 from scratch)
+    let original = format!("{FUZZ_FOUND}int z = ;\n");
+    let broken = original.replacen(FUZZ_FOUND_CUT, "", 1);
+    let errors = |text: &str| crate::frontend("c").syntax_errors(text.as_bytes());
+    assert_eq!(errors(&original), 1, "{original}");
+    assert_eq!(guard_counts_as_a_full_parse("c", &original, &broken), 2);
 }

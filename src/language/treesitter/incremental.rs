@@ -80,6 +80,12 @@ impl Base {
     /// where the re-parse changed the tree (tree-sitter's own account of
     /// what it built anew rather than reused).
     pub(super) fn agrees(&self, edited: &Edited, new: &tree_sitter::Tree, errors: &[Spot]) -> bool {
+        self.same_errors(edited, errors) && untouched(edited, new, errors)
+    }
+
+    /// Whether `errors` are exactly the base's outside the edit, at their
+    /// shifted places.
+    pub(super) fn same_errors(&self, edited: &Edited, errors: &[Spot]) -> bool {
         let e = &edited.edit;
         let mut kept = self.errors.iter().filter_map(|s| {
             if s.end <= e.start_byte {
@@ -91,17 +97,18 @@ impl Base {
                 None // inside the edit, or across its start
             }
         });
-        if !errors.iter().all(|s| kept.next() == Some(*s)) || kept.next().is_some() {
-            return false;
-        }
-        if errors.is_empty() {
-            return true;
-        }
-        edited
+        errors.iter().all(|s| kept.next() == Some(*s)) && kept.next().is_none()
+    }
+}
+
+/// Whether no error of `errors` (those of `new`) lies in or next to a
+/// range where `new` differs from `edited`.
+pub(super) fn untouched(edited: &Edited, new: &tree_sitter::Tree, errors: &[Spot]) -> bool {
+    errors.is_empty()
+        || edited
             .tree
             .changed_ranges(new)
             .all(|r| errors.iter().all(|s| s.end < r.start_byte || r.end_byte < s.start))
-    }
 }
 
 /// The position of byte `to` of `text`, counting on from a known one.
