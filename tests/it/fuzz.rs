@@ -1011,6 +1011,110 @@ const FUZZ_FOUND: &str = concat!(
 /// The deletion from [`FUZZ_FOUND`].
 const FUZZ_FOUND_CUT: &str = "l = first_value;\n\n\n        if";
 
+/// Candidates per round of [`fuzz_the_guard_along_a_reduction_of_every_corpus_file`].
+const WALK: usize = 12;
+
+/// One round of [`fuzz_the_guard_along_a_reduction_of_every_corpus_file`]:
+/// `file` (its tree and units) with a random part switched off, as deep in
+/// a reduction, then [`WALK`] candidates as the reducer makes them (a unit
+/// off, a block of units of a level off, a hoist), each checked by the
+/// guard against the current best, a third of them becoming the best.
+fn guard_walk(
+    fe: &dyn Frontend,
+    tree: &Tree,
+    units: &Units,
+    allowed: usize,
+    rng: &mut Rng,
+) -> Result<(), String> {
+    let mut mask = Mask::new(tree.len());
+    let all = units.present_bfs(&mask);
+    if all.is_empty() {
+        return Ok(());
+    }
+    for _ in 0..rng.below(all.len().min(200)) {
+        mask = Proposal::Off(vec![all[rng.below(all.len())]]).apply(&mask);
+    }
+    let mut unparser = Unparser::new();
+    let text = unparse(&mut unparser, tree, &mask);
+    let Some(mut base) = guarded("the guard's base", || fe.guard_base(&text))? else {
+        return Ok(());
+    };
+    for k in 0..WALK {
+        let present = units.present_bfs(&mask);
+        if present.is_empty() {
+            break;
+        }
+        let candidate = match rng.below(4) {
+            0 => random_hoist(units, &mask, rng).unwrap_or_else(|| mask.clone()),
+            1 => {
+                // ddmin's blocks: neighbours in breadth-first order
+                let (i, most) = (rng.below(present.len()), rng.below(64));
+                let block = present[i..present.len().min(i + 1 + rng.below(1 + most))].to_vec();
+                Proposal::Off(block).apply(&mask)
+            }
+            _ => (0..1 + rng.below(3)).fold(mask.clone(), |m, _| {
+                Proposal::Off(vec![present[rng.below(present.len())]]).apply(&m)
+            }),
+        };
+        let text = unparse(&mut unparser, tree, &candidate);
+        let (from, parse) =
+            guarded("the guard on a candidate", || fe.syntax_errors_from(&base, &text))?;
+        let full = guarded("the guard's count", || fe.syntax_errors(&text))?;
+        if from != full {
+            return Err(format!(
+                "candidate {k} ({candidate:?}): the guard counts {from} errors, from scratch {full}"
+            ));
+        }
+        // the best moves on, as when the test said yes
+        if full <= allowed && rng.below(3) == 0 {
+            base = parse.ok_or("the guard kept no parse")?;
+            mask = candidate;
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn fuzz_the_guard_along_a_reduction_of_every_corpus_file() {
+    // the guard trusts a re-parse whose errors are the best's; walks of
+    // candidates like a reduction's over every tree-sitter corpus file (the
+    // C++ ones have hundreds of errors), each count checked against a parse
+    // from scratch
+    let settings = Settings::from_env();
+    let test = "fuzz_the_guard_along";
+    let files: Vec<_> = Case::all()
+        .iter()
+        .flat_map(Case::files)
+        .filter_map(|(path, lang)| {
+            let fe = crate::frontend(lang);
+            let bytes = fs::read(&path).expect("input");
+            fe.guard_base(&bytes)?;
+            let tree = fe.parse(Arc::from(bytes.as_slice()));
+            let units = Units::new(&tree);
+            let name = path.strip_prefix(root()).unwrap_or(&path).display().to_string();
+            Some((name, lang, fe, tree, units))
+        })
+        .collect();
+    let sweep = files.len() as u64;
+    let (rounds, failures) = rounds(&settings, test, sweep, |round| {
+        let (name, lang, fe, tree, units) = &files[(round % sweep) as usize];
+        let mut rng = settings.rng(round);
+        match guard_walk(fe.as_ref(), tree, units, tree.error_count(), &mut rng) {
+            Ok(()) => Vec::new(),
+            Err(error) => vec![Failure {
+                round,
+                input: name.clone(),
+                mutation: "a walk of candidates".into(),
+                lang,
+                error,
+                saved: save(&settings, round, name, tree.src()),
+            }],
+        }
+    });
+    assert!(failures.is_empty(), "{}", report(&settings, test, &failures, rounds));
+    println!("fuzz: {rounds} walks of {WALK} candidates ({sweep} in the sweep)");
+}
+
 /// Asserts that the guard counts the errors of `broken` re-parsed from the
 /// parse of `original` as a parse from scratch does, and returns the count.
 fn guard_counts_as_a_full_parse(lang: &str, original: &str, broken: &str) -> usize {
