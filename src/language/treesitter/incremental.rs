@@ -30,7 +30,7 @@ pub(super) struct Spot {
 pub(super) struct Base {
     pub tree: tree_sitter::Tree,
     pub src: Vec<u8>,
-    pub errors: Vec<Spot>,
+    errors: Vec<Spot>,
 }
 
 /// The parse of the best, edited to stand for a candidate, and the edit.
@@ -85,7 +85,7 @@ impl Base {
 
     /// Whether `errors` are exactly the base's outside the edit, at their
     /// shifted places.
-    pub(super) fn same_errors(&self, edited: &Edited, errors: &[Spot]) -> bool {
+    fn same_errors(&self, edited: &Edited, errors: &[Spot]) -> bool {
         let e = &edited.edit;
         let mut kept = self.errors.iter().filter_map(|s| {
             if s.end <= e.start_byte {
@@ -103,7 +103,7 @@ impl Base {
 
 /// Whether no error of `errors` (those of `new`) lies in or next to a
 /// range where `new` differs from `edited`.
-pub(super) fn untouched(edited: &Edited, new: &tree_sitter::Tree, errors: &[Spot]) -> bool {
+fn untouched(edited: &Edited, new: &tree_sitter::Tree, errors: &[Spot]) -> bool {
     errors.is_empty()
         || edited
             .tree
@@ -152,5 +152,41 @@ pub(super) fn errors(tree: &tree_sitter::Tree) -> Vec<Spot> {
                 return spots;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str, old: Option<&tree_sitter::Tree>) -> tree_sitter::Tree {
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&tree_sitter_c::LANGUAGE.into()).expect("C");
+        parser.parse(text, old).expect("a parse")
+    }
+
+    /// Whether the guard trusts `candidate` re-parsed from `best`'s parse.
+    fn trusted(best: &str, candidate: &str) -> bool {
+        let tree = parse(best, None);
+        let found = errors(&tree);
+        let base = Base::new(tree, best.as_bytes(), found);
+        let edited = base.edited_to(candidate.as_bytes()).expect("an edit");
+        let new = parse(candidate, Some(&edited.tree));
+        base.agrees(&edited, &new, &errors(&new))
+    }
+
+    #[test]
+    fn a_re_parse_is_trusted_only_with_the_best_s_errors_unmoved() {
+        let best = "int a = ;\nint b;\nint c;\nint d = ;\n";
+        assert_eq!(errors(&parse(best, None)).len(), 2);
+        // errors before and after the cut, the second one shifted
+        assert!(trusted(best, "int a = ;\nint c;\nint d = ;\n"));
+        // an error cut with its declaration
+        assert!(trusted(best, "int b;\nint c;\nint d = ;\n"));
+        // a new error
+        assert!(!trusted(best, "int a = ;\nint b\nint c;\nint d = ;\n"));
+        // an error gone that the edit did not touch (a missing value just
+        // before the one inserted)
+        assert!(!trusted(best, "int a = ;\nint b;\nint c;\nint d = 1;\n"));
     }
 }
