@@ -1011,6 +1011,19 @@ const FUZZ_FOUND: &str = concat!(
 /// The deletion from [`FUZZ_FOUND`].
 const FUZZ_FOUND_CUT: &str = "l = first_value;\n\n\n        if";
 
+#[test]
+fn regression_the_guard_counts_a_cut_across_an_error_as_a_full_parse() {
+    // found by random byte cuts of corpus windows: cutting across one of
+    // the best's errors made a parse from scratch recover from another, 1 KB
+    // later, with one error node where the re-parse kept the best's two
+    // nested ones (5 errors re-parsed, 4 from scratch); the guard trusted
+    // the re-parse when its errors were the best's outside the cut
+    let data = root().join("tests/data/guard");
+    let read = |name: &str| fs::read_to_string(data.join(name)).expect("tests/data/guard");
+    let (best, candidate) = (read("cut-error-best.c"), read("cut-error-candidate.c"));
+    assert_eq!(guard_counts_as_a_full_parse("c", &best, &candidate), 4);
+}
+
 /// Candidates per round of [`fuzz_the_guard_along_a_reduction_of_every_corpus_file`].
 const WALK: usize = 12;
 

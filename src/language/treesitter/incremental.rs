@@ -6,10 +6,10 @@
 //! tree-sitter's error recovery can go another way when it reuses the old
 //! parse than from scratch (the fuzzing suite found a deletion from a valid
 //! C file counted 2 errors re-parsed, 1 from scratch). So a re-parse is
-//! trusted only when it found no error the best did not have: its errors are
-//! exactly the best's outside the edit, of the same kinds at the same
-//! (shifted) places, and none of them lies where the re-parse changed the
-//! tree ([`Base::agrees`]). Anything else is parsed again from scratch. This
+//! trusted only when the edit touched none of the best's errors and the
+//! re-parse found exactly the best's errors, of the same kinds at the same
+//! (shifted) places, none of them where it changed the tree
+//! ([`Base::agrees`]). Anything else is parsed again from scratch. This
 //! is a measured rule, not a proven one: tree-sitter promises no such thing,
 //! and `BENCHMARKS.md` ("The guard's re-parse of candidates with errors")
 //! says how often it was checked against a full parse.
@@ -74,30 +74,34 @@ impl Base {
     }
 
     /// Whether `errors`, those of `new` (re-parsed from `edited`), may be
-    /// trusted to be what a parse from scratch finds: they are exactly the
-    /// base's errors that the edit did not touch, at their shifted places
-    /// (no error came or went but inside the edit), and none lies in a range
+    /// trusted to be what a parse from scratch finds: the edit touched none
+    /// of the base's errors, `errors` are exactly the base's at their
+    /// shifted places (no error came or went), and none lies in a range
     /// where the re-parse changed the tree (tree-sitter's own account of
-    /// what it built anew rather than reused).
+    /// what it built anew rather than reused). An edit that cuts an error
+    /// is not trusted: cutting one from a C file changed how a parse from
+    /// scratch recovered from another, far after the edit, which the
+    /// re-parse kept as it was (found by random byte cuts, 1 in about
+    /// 65 000 trusted re-parses).
     pub(super) fn agrees(&self, edited: &Edited, new: &tree_sitter::Tree, errors: &[Spot]) -> bool {
         self.same_errors(edited, errors) && untouched(edited, new, errors)
     }
 
-    /// Whether `errors` are exactly the base's outside the edit, at their
-    /// shifted places.
+    /// Whether the edit touches none of the base's errors and `errors` are
+    /// exactly the base's, at their shifted places.
     fn same_errors(&self, edited: &Edited, errors: &[Spot]) -> bool {
         let e = &edited.edit;
-        let mut kept = self.errors.iter().filter_map(|s| {
-            if s.end <= e.start_byte {
-                Some(*s) // wholly before the edit
-            } else if s.start >= e.old_end_byte {
-                let shift = |b: usize| b - e.old_end_byte + e.new_end_byte;
+        let shift = |b: usize| b - e.old_end_byte + e.new_end_byte;
+        let mut kept = self.errors.iter().map(|s| {
+            if s.end < e.start_byte {
+                Some(*s) // before the edit
+            } else if s.start > e.old_end_byte {
                 Some(Spot { start: shift(s.start), end: shift(s.end), ..*s })
             } else {
-                None // inside the edit, or across its start
+                None // the edit touches it
             }
         });
-        errors.iter().all(|s| kept.next() == Some(*s)) && kept.next().is_none()
+        errors.iter().all(|s| kept.next() == Some(Some(*s))) && kept.next().is_none()
     }
 }
 
@@ -181,8 +185,9 @@ mod tests {
         assert_eq!(errors(&parse(best, None)).len(), 2);
         // errors before and after the cut, the second one shifted
         assert!(trusted(best, "int a = ;\nint c;\nint d = ;\n"));
-        // an error cut with its declaration
-        assert!(trusted(best, "int b;\nint c;\nint d = ;\n"));
+        // an error cut with its declaration: the recovery from the others
+        // may go another way from scratch
+        assert!(!trusted(best, "int b;\nint c;\nint d = ;\n"));
         // a new error
         assert!(!trusted(best, "int a = ;\nint b\nint c;\nint d = ;\n"));
         // an error gone that the edit did not touch (a missing value just
