@@ -254,8 +254,9 @@ impl Frontend for TreeSitterFrontend {
         let mut found = errors(&ts);
         // tree-sitter's error recovery may go another way when it reuses
         // the old parse (one error more or fewer than from scratch), so a
-        // re-parse is trusted only when its errors are the best's, unmoved
-        // by the edit; else it is done again from scratch
+        // re-parse is trusted only when the edit touched none of the best's
+        // errors and it found exactly those; else it is done again from
+        // scratch
         if edited.is_some_and(|e| !base.agrees(&e, &ts, &found)) {
             match self.ts_parse(text, None) {
                 Some(fresh) => ts = fresh,
