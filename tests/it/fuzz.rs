@@ -981,38 +981,182 @@ fn fuzz_mutants_reduced_end_to_end_by_the_binary() {
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 
+/// A C file from which the fuzzer found a deletion ([`FUZZ_FOUND_CUT`])
+/// that tree-sitter re-parses from the file's parse with 2 errors, and
+/// from scratch with 1: its error recovery went another way.
+const FUZZ_FOUND: &str = concat!(
+    "#include <stdio.h>\n",
+    "\n",
+    "static int accumulate_values(int first_value, int second_value)\n",
+    "{\n",
+    "        int running_total = first_value;\n",
+    "\n",
+    "\n",
+    "        if (second_value > 0)\n",
+    "                running_total = running_total + second_value;\n",
+    "        else\n",
+    "                running_total = running_total - 1;\n",
+    "        return running_total / 0;\n",
+    "}\n",
+    "\n",
+    "int main(void)\n",
+    "{\n",
+    "        printf(\"%d\\n\",\n",
+    "               accumulate_values(3,\n",
+    "                                 4));\n",
+    "        return 0;\n",
+    "}\n",
+);
+
+/// The deletion from [`FUZZ_FOUND`].
+const FUZZ_FOUND_CUT: &str = "l = first_value;\n\n\n        if";
+
+#[test]
+fn regression_the_guard_counts_a_cut_across_an_error_as_a_full_parse() {
+    // found by random byte cuts of corpus windows: cutting across one of
+    // the best's errors made a parse from scratch recover from another, 1 KB
+    // later, with one error node where the re-parse kept the best's two
+    // nested ones (5 errors re-parsed, 4 from scratch); the guard trusted
+    // the re-parse when its errors were the best's outside the cut
+    let data = root().join("tests/data/guard");
+    let read = |name: &str| fs::read_to_string(data.join(name)).expect("tests/data/guard");
+    let (best, candidate) = (read("cut-error-best.c"), read("cut-error-candidate.c"));
+    assert_eq!(guard_counts_as_a_full_parse("c", &best, &candidate), 4);
+}
+
+/// Candidates per round of [`fuzz_the_guard_along_a_reduction_of_every_corpus_file`].
+const WALK: usize = 12;
+
+/// One round of [`fuzz_the_guard_along_a_reduction_of_every_corpus_file`]:
+/// `file` (its tree and units) with a random part switched off, as deep in
+/// a reduction, then [`WALK`] candidates as the reducer makes them (a unit
+/// off, a block of units of a level off, a hoist), each checked by the
+/// guard against the current best, a third of them becoming the best.
+fn guard_walk(
+    fe: &dyn Frontend,
+    tree: &Tree,
+    units: &Units,
+    allowed: usize,
+    rng: &mut Rng,
+) -> Result<(), String> {
+    let mut mask = Mask::new(tree.len());
+    let all = units.present_bfs(&mask);
+    if all.is_empty() {
+        return Ok(());
+    }
+    for _ in 0..rng.below(all.len().min(200)) {
+        mask = Proposal::Off(vec![all[rng.below(all.len())]]).apply(&mask);
+    }
+    let mut unparser = Unparser::new();
+    let text = unparse(&mut unparser, tree, &mask);
+    let Some(mut base) = guarded("the guard's base", || fe.guard_base(&text))? else {
+        return Ok(());
+    };
+    for k in 0..WALK {
+        let present = units.present_bfs(&mask);
+        if present.is_empty() {
+            break;
+        }
+        let candidate = match rng.below(4) {
+            0 => random_hoist(units, &mask, rng).unwrap_or_else(|| mask.clone()),
+            1 => {
+                // ddmin's blocks: neighbours in breadth-first order
+                let (i, most) = (rng.below(present.len()), rng.below(64));
+                let block = present[i..present.len().min(i + 1 + rng.below(1 + most))].to_vec();
+                Proposal::Off(block).apply(&mask)
+            }
+            _ => (0..1 + rng.below(3)).fold(mask.clone(), |m, _| {
+                Proposal::Off(vec![present[rng.below(present.len())]]).apply(&m)
+            }),
+        };
+        let text = unparse(&mut unparser, tree, &candidate);
+        let (from, parse) =
+            guarded("the guard on a candidate", || fe.syntax_errors_from(&base, &text))?;
+        let full = guarded("the guard's count", || fe.syntax_errors(&text))?;
+        if from != full {
+            return Err(format!(
+                "candidate {k} ({candidate:?}): the guard counts {from} errors, from scratch {full}"
+            ));
+        }
+        // the best moves on, as when the test said yes
+        if full <= allowed && rng.below(3) == 0 {
+            base = parse.ok_or("the guard kept no parse")?;
+            mask = candidate;
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn fuzz_the_guard_along_a_reduction_of_every_corpus_file() {
+    // the guard trusts a re-parse whose errors are the best's; walks of
+    // candidates like a reduction's over every tree-sitter corpus file (the
+    // C++ ones have hundreds of errors), each count checked against a parse
+    // from scratch
+    let settings = Settings::from_env();
+    let test = "fuzz_the_guard_along";
+    let files: Vec<_> = Case::all()
+        .iter()
+        .flat_map(Case::files)
+        .filter_map(|(path, lang)| {
+            let fe = crate::frontend(lang);
+            let bytes = fs::read(&path).expect("input");
+            fe.guard_base(&bytes)?;
+            let tree = fe.parse(Arc::from(bytes.as_slice()));
+            let units = Units::new(&tree);
+            let name = path.strip_prefix(root()).unwrap_or(&path).display().to_string();
+            Some((name, lang, fe, tree, units))
+        })
+        .collect();
+    let sweep = files.len() as u64;
+    let (rounds, failures) = rounds(&settings, test, sweep, |round| {
+        let (name, lang, fe, tree, units) = &files[(round % sweep) as usize];
+        let mut rng = settings.rng(round);
+        match guard_walk(fe.as_ref(), tree, units, tree.error_count(), &mut rng) {
+            Ok(()) => Vec::new(),
+            Err(error) => vec![Failure {
+                round,
+                input: name.clone(),
+                mutation: "a walk of candidates".into(),
+                lang,
+                error,
+                saved: save(&settings, round, name, tree.src()),
+            }],
+        }
+    });
+    assert!(failures.is_empty(), "{}", report(&settings, test, &failures, rounds));
+    println!("fuzz: {rounds} walks of {WALK} candidates ({sweep} in the sweep)");
+}
+
+/// Asserts that the guard counts the errors of `broken` re-parsed from the
+/// parse of `original` as a parse from scratch does, and returns the count.
+fn guard_counts_as_a_full_parse(lang: &str, original: &str, broken: &str) -> usize {
+    let fe = crate::frontend(lang);
+    let base = fe.guard_base(original.as_bytes()).expect("a base");
+    let full = fe.syntax_errors(broken.as_bytes());
+    assert_eq!(full, crate::parse(lang, broken.as_bytes()).error_count());
+    assert_eq!(fe.syntax_errors_from(&base, broken.as_bytes()).0, full, "{broken}");
+    full
+}
+
 #[test]
 fn regression_the_guard_counts_a_broken_edit_of_a_valid_file_as_a_full_parse() {
     // found by the fuzzer (a deletion from tests/data's bug.c): re-parsing
     // from the valid original's parse, tree-sitter recovered from the error
     // another way than from scratch and the guard counted 2 errors, not 1
-    let original = concat!(
-        "#include <stdio.h>\n",
-        "\n",
-        "static int accumulate_values(int first_value, int second_value)\n",
-        "{\n",
-        "        int running_total = first_value;\n",
-        "\n",
-        "\n",
-        "        if (second_value > 0)\n",
-        "                running_total = running_total + second_value;\n",
-        "        else\n",
-        "                running_total = running_total - 1;\n",
-        "        return running_total / 0;\n",
-        "}\n",
-        "\n",
-        "int main(void)\n",
-        "{\n",
-        "        printf(\"%d\\n\",\n",
-        "               accumulate_values(3,\n",
-        "                                 4));\n",
-        "        return 0;\n",
-        "}\n",
-    );
-    let broken = original.replacen("l = first_value;\n\n\n        if", "", 1);
-    let c = crate::frontend("c");
-    let base = c.guard_base(original.as_bytes()).expect("a base");
-    let full = c.syntax_errors(broken.as_bytes());
-    assert_eq!(full, crate::parse("c", broken.as_bytes()).error_count());
-    assert_eq!(c.syntax_errors_from(&base, broken.as_bytes()).0, full, "{broken}");
+    let broken = FUZZ_FOUND.replacen(FUZZ_FOUND_CUT, "", 1);
+    assert_eq!(guard_counts_as_a_full_parse("c", FUZZ_FOUND, &broken), 1);
+}
+
+#[test]
+fn regression_the_guard_counts_a_new_error_beside_the_best_s_own_as_a_full_parse() {
+    // the same deletion in a file that has an error of its own, as every
+    // C++ input has: the guard trusts a re-parse whose errors are the
+    // best's, and must not trust this one, whose recovery went another way
+    // (3 errors re-parsed, 2 from scratch)
+    let original = format!("{FUZZ_FOUND}int z = ;\n");
+    let broken = original.replacen(FUZZ_FOUND_CUT, "", 1);
+    let errors = |text: &str| crate::frontend("c").syntax_errors(text.as_bytes());
+    assert_eq!(errors(&original), 1, "{original}");
+    assert_eq!(guard_counts_as_a_full_parse("c", &original, &broken), 2);
 }

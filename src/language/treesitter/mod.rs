@@ -24,7 +24,7 @@ use crate::syntax::tree::{flags, roles, Action, Node, Tree, TreeBuilder, TreeInf
 mod incremental;
 mod node_types;
 
-use incremental::{count_errors, Base};
+use incremental::{errors, Base};
 use node_types::{Grammar, Places, Slot};
 
 /// Builds the front-end of one registry row.
@@ -218,7 +218,7 @@ impl Frontend for TreeSitterFrontend {
                     break;
                 }
                 if !cursor.goto_parent() {
-                    b.set_error_count(count_errors(&ts));
+                    b.set_error_count(errors(&ts).len());
                     return b.finish(self.info.clone());
                 }
                 b.close();
@@ -232,37 +232,39 @@ impl Frontend for TreeSitterFrontend {
 
     fn syntax_errors(&self, src: &[u8]) -> usize {
         match self.ts_parse(src, None) {
-            Some(ts) => count_errors(&ts),
+            Some(ts) => errors(&ts).len(),
             None => usize::MAX,
         }
     }
 
     fn guard_base(&self, src: &[u8]) -> Option<GuardBase> {
         let tree = self.ts_parse(src, None)?;
-        Some(Box::new(Base { tree, src: src.to_vec() }))
+        let errors = errors(&tree);
+        Some(Box::new(Base::new(tree, src, errors)))
     }
 
     fn syntax_errors_from(&self, base: &GuardBase, text: &[u8]) -> (usize, Option<GuardBase>) {
         let Some(base) = base.downcast_ref::<Base>() else {
             return (self.syntax_errors(text), None);
         };
-        let tree = base.edited_to(text);
-        let reused = tree.is_some();
-        let Some(mut ts) = self.ts_parse(text, tree.as_ref()) else {
+        let edited = base.edited_to(text);
+        let Some(mut ts) = self.ts_parse(text, edited.as_ref().map(|e| &e.tree)) else {
             return (usize::MAX, None);
         };
+        let mut found = errors(&ts);
         // tree-sitter's error recovery may go another way when it reuses
-        // the old parse (one error more or fewer than from scratch), so
-        // only a parse without errors is trusted; one with errors is done
-        // again from scratch
-        if reused && ts.root_node().has_error() {
+        // the old parse (one error more or fewer than from scratch), so a
+        // re-parse is trusted only when the edit touched none of the best's
+        // errors and it found exactly those; else it is done again from
+        // scratch
+        if edited.is_some_and(|e| !base.agrees(&e, &ts, &found)) {
             match self.ts_parse(text, None) {
                 Some(fresh) => ts = fresh,
                 None => return (usize::MAX, None),
             }
+            found = errors(&ts);
         }
-        let errors = count_errors(&ts);
-        (errors, Some(Box::new(Base { tree: ts, src: text.to_vec() })))
+        (found.len(), Some(Box::new(Base::new(ts, text, found))))
     }
 
     fn set_interrupt(&mut self, interrupt: Interrupt) {
