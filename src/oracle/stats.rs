@@ -73,6 +73,10 @@ pub struct Stats {
     #[serde(serialize_with = "secs")]
     pub spawn_time: Duration,
     pub jobs: usize,
+    /// hdd's own peak resident memory in KiB (`VmHWM` of `/proc/self/status`:
+    /// of this process since it started, not of its tests; 0 where `/proc`
+    /// does not say).
+    pub peak_memory_kb: u64,
     /// Per phase, and per HDD level within a phase ("hdd/2").
     pub phases: BTreeMap<String, PhaseStats>,
     #[serde(skip)]
@@ -106,6 +110,7 @@ impl Stats {
             improvements: 0,
             passes: 0,
             wall_time: Duration::ZERO,
+            peak_memory_kb: 0,
             test_time: Duration::ZERO,
             overhead_time: Duration::ZERO,
             unparse_time: Duration::ZERO,
@@ -176,6 +181,7 @@ impl Stats {
         self.wall_time = self.started.elapsed();
         let busy = self.test_time.div_f64(self.jobs.max(1) as f64);
         self.overhead_time = self.wall_time.saturating_sub(busy);
+        self.peak_memory_kb = peak_memory_kb().unwrap_or(0);
     }
 
     /// Tests per second so far.
@@ -187,4 +193,13 @@ impl Stats {
             0.0
         }
     }
+}
+
+/// The peak resident memory of this process in KiB, from `/proc/self/status`.
+/// Not `getrusage`: its peak counts the memory of the process that started
+/// hdd as it was before hdd was executed (a large test harness, say).
+fn peak_memory_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line["VmHWM:".len()..].trim().trim_end_matches("kB").trim().parse().ok()
 }

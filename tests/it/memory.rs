@@ -1,6 +1,6 @@
 //! Peak memory against input size, without timing: the real binary on
-//! generated inputs of a few megabytes, its peak resident set (from
-//! `wait4`) against the input's size, at `-j 1` and `-j 8`.
+//! generated inputs of a few megabytes, its peak resident set (from its
+//! `--stats-json`) against the input's size, at `-j 1` and `-j 8`.
 //!
 //! The ceilings are today's figures with about a quarter of room, plus
 //! what the binary needs on an empty input; they catch memory growing
@@ -12,9 +12,8 @@
 
 use std::fmt::Write as _;
 use std::fs;
-use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
-use std::process::{ExitStatus, Stdio};
+use std::process::Stdio;
 
 use crate::{hdd, scratch, script};
 
@@ -77,42 +76,31 @@ fn xml(size: usize) -> String {
 }
 
 /// Runs hdd on `input` (language `lang`) with `-j jobs` and a one-grep
-/// test; its peak resident set in megabytes.
+/// test; its peak resident set in megabytes, as its `--stats-json` says.
+/// Not from `wait4`: a child's peak counts this test process's memory as
+/// it was when the child was forked (the other tests running in it), which
+/// made a 66 MB run read as 129 MB.
 fn peak_mb(dir: &Path, lang: &str, input: &Path, jobs: &str) -> f64 {
     let test = script(&dir.join("test.sh"), "#!/bin/sh\ngrep -q HDD_MARKER \"$1\"\n");
-    // waited for by `wait4` below, which also gives its peak; std's wait cannot
-    #[allow(clippy::zombie_processes)]
-    let child = hdd()
+    let stats = dir.join(format!("stats-{jobs}.json"));
+    let status = hdd()
         .args(["--lang", lang, "-q", "-j", jobs, "-t"])
         .arg(&test)
         .arg(input)
         .arg("-o")
         .arg(dir.join(format!("out-{jobs}")))
+        .arg("--stats-json")
+        .arg(&stats)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn hdd");
-    let (status, kb) = wait4(child.id() as i32);
+        .status()
+        .expect("run hdd");
     assert!(status.success(), "hdd -j {jobs} on {}: {status}", input.display());
+    let json: serde_json::Value =
+        serde_json::from_slice(&fs::read(&stats).expect("stats")).expect("stats json");
+    let kb = json["peak_memory_kb"].as_u64().expect("peak_memory_kb");
+    assert!(kb > 0, "no peak in {json}");
     kb as f64 / 1024.0
-}
-
-/// Waits for `pid` and returns its exit status and peak resident set in
-/// kilobytes (its own, not that of other children of this process).
-fn wait4(pid: i32) -> (ExitStatus, i64) {
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value to be overwritten
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        // SAFETY: pid is a child of this process not waited for yet, and
-        // both pointers are to live locals
-        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-        if r == pid {
-            return (ExitStatus::from_raw(status), usage.ru_maxrss);
-        }
-        let e = std::io::Error::last_os_error();
-        assert_eq!(e.kind(), std::io::ErrorKind::Interrupted, "wait4: {e}");
-    }
 }
 
 /// Checks the peak of `text` at `-j 1` against `ratio` times its size,
