@@ -333,18 +333,28 @@ mod tests {
         }
     }
 
+    /// The predicate of the speculation tests: `need` kept, and not
+    /// monotone (a count of 3 modulo 7 fails).
+    fn keeps(need: &[NodeId], p: &[NodeId]) -> bool {
+        need.iter().all(|n| p.contains(n)) && p.len() % 7 != 3
+    }
+
+    /// A random fifth of `tree`'s units, to be kept; `None` when the whole
+    /// tree fails [`keeps`] with it.
+    fn random_need(rng: &mut Rng, units: &Units, tree: &Tree) -> Option<Vec<NodeId>> {
+        let all = units.present_bfs(&Mask::new(tree.len()));
+        let need: Vec<NodeId> = all.iter().copied().filter(|_| rng.chance(0.2)).collect();
+        keeps(&need, &all).then_some(need)
+    }
+
     #[test]
     fn speculation_never_changes_the_result() {
         let mut rng = Rng::new(21);
         for round in 0..40 {
             let tree = random_tree(&mut rng, 80);
             let units = Units::new(&tree);
-            let all = units.present_bfs(&Mask::new(tree.len()));
-            let need: Vec<NodeId> = all.iter().copied().filter(|_| rng.chance(0.2)).collect();
-            let pred = |p: &[NodeId]| need.iter().all(|n| p.contains(n)) && p.len() % 7 != 3;
-            if !pred(&all) {
-                continue;
-            }
+            let Some(need) = random_need(&mut rng, &units, &tree) else { continue };
+            let pred = |p: &[NodeId]| keeps(&need, p);
             let (sequential, _) = reduce(&tree, Ddmin::Adaptive, true, pred);
             for ahead in [2, 3, 8] {
                 let mut mask = Mask::new(tree.len());
@@ -369,12 +379,8 @@ mod tests {
         for round in 0..40 {
             let tree = random_hoist_tree(&mut rng, 80);
             let units = Units::new(&tree);
-            let all = units.present_bfs(&Mask::new(tree.len()));
-            let need: Vec<NodeId> = all.iter().copied().filter(|_| rng.chance(0.2)).collect();
-            let pred = |p: &[NodeId]| need.iter().all(|n| p.contains(n)) && p.len() % 7 != 3;
-            if !pred(&all) {
-                continue;
-            }
+            let Some(need) = random_need(&mut rng, &units, &tree) else { continue };
+            let pred = |p: &[NodeId]| keeps(&need, p);
             let reduce = |oracle: &mut dyn Oracle| {
                 let mut mask = Mask::new(tree.len());
                 let hdd = Hdd::single_pass(Ddmin::Adaptive, Order::Forward).hoisting().batched(4);

@@ -397,9 +397,11 @@ fn hoist_key(tree: &Tree, hoist: Hoist) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reduce::testing::{hoist_tree, random_hoist_tree, FnOracle, Rng, TextOracle};
+    use crate::reduce::testing::{
+        hoist_tree, hoisting_info, random_hoist_tree, FnOracle, Rng, TextOracle,
+    };
     use crate::reduce::{drive, run};
-    use crate::syntax::tree::{flags, Action, SlotInfo, TreeBuilder, TreeInfo};
+    use crate::syntax::tree::{flags, Action, TreeBuilder};
     use crate::syntax::{NodeId, Unparser};
 
     #[test]
@@ -500,11 +502,7 @@ mod tests {
             b.close();
         }
         b.close();
-        let info = TreeInfo {
-            slots: vec![SlotInfo::default(), SlotInfo { repeated: false, accepts: Box::new([1]) }],
-            ..TreeInfo::default()
-        };
-        let tree = b.finish(Arc::new(info));
+        let tree = b.finish(hoisting_info());
         let units = Units::new(&tree);
         // ids in preorder: 0 root, 1 h1, 2 x1, 3 y1, 4 h2, 5 x2, 6 y2
         let pred = |p: &[NodeId]| p.contains(&NodeId(3)) || p.contains(&NodeId(6));

@@ -120,11 +120,17 @@ fn random_tree_of(rng: &mut Rng, max_nodes: usize, hoistable: bool) -> Tree {
     if !hoistable {
         return b.finish(Arc::new(TreeInfo::default()));
     }
+    b.finish(hoisting_info())
+}
+
+/// The tree info of trees whose hoistable nodes are class 1 in slot 1,
+/// which accepts class 1: any such node may stand for another.
+pub(crate) fn hoisting_info() -> Arc<TreeInfo> {
     let info = TreeInfo {
         slots: vec![SlotInfo::default(), SlotInfo { repeated: false, accepts: Box::new([1]) }],
         ..TreeInfo::default()
     };
-    b.finish(Arc::new(info))
+    Arc::new(info)
 }
 
 /// "x a(b(c)) y": `a` and `b` are hoistable calls of class 1 whose
@@ -143,11 +149,7 @@ pub(crate) fn hoist_tree() -> Tree {
     b.close();
     b.close();
     b.close();
-    let info = TreeInfo {
-        slots: vec![SlotInfo::default(), SlotInfo { repeated: false, accepts: Box::new([1]) }],
-        ..TreeInfo::default()
-    };
-    b.finish(Arc::new(info))
+    b.finish(hoisting_info())
 }
 
 /// Interesting iff the text still has `needle` and is shorter than "x a(b(c)) y".
