@@ -40,6 +40,17 @@ pub struct GrammarData {
     #[serde(default)]
     pub replace: BTreeMap<String, String>,
 
+    /// Minimal forms used only by coordinated deletion, for the uses of a
+    /// name whose declaration goes in the same candidate: `kind = "text"`,
+    /// as in `replace`, but never tried alone and allowed to be longer than
+    /// what they replace (the group as a whole must be shorter). C's
+    /// `type_identifier = "int"` lets a typedef go with its uses turned into
+    /// `int`; alone, `T x;` to `int x;` would cost a test for every type
+    /// name, and mostly leave a typedef nothing uses. (A `replace` entry as
+    /// long as what it replaces, `x` by `0`, is used the same way.)
+    #[serde(default)]
+    pub group_replace: BTreeMap<String, String>,
+
     /// What hoisting moves, as kind or supertype names: a node of one of
     /// these kinds may be replaced by its nearest descendants of these kinds
     /// that fit its place in the grammar (`if (c) { s; }` by `{ s; }`,

@@ -60,6 +60,9 @@ pub(crate) struct Tables {
     pub entry_names: Vec<String>,
     /// Per entry: the concrete kinds it covers.
     pub entry_kinds: Vec<Vec<bool>>,
+    /// Per entry: whether it is for coordinated deletion only (grammar data
+    /// `group_replace`).
+    pub entry_grouped: Vec<bool>,
     /// Per kind: its list rule, if it is a separated list.
     pub list: Vec<Option<usize>>,
     pub lists: Vec<ListRule>,
@@ -87,20 +90,26 @@ impl Tables {
         let v = vocabulary;
         let kinds = v.kind_count();
 
-        // replacement entries: text and covered kinds; concrete kinds first
-        let mut entries: Vec<(&String, &String)> = data.replace.iter().collect();
-        entries.sort_by_key(|(name, _)| v.is_supertype(name));
+        // replacement entries: text and covered kinds; concrete kinds first,
+        // then (of each) those for coordinated deletion only
+        let plain = data.replace.iter().map(|(name, text)| (name, text, false));
+        let grouped = data.group_replace.iter().map(|(name, text)| (name, text, true));
+        let mut entries: Vec<(&String, &String, bool)> = plain.chain(grouped).collect();
+        entries.sort_by_key(|&(name, _, grouped)| (v.is_supertype(name), grouped));
         let mut replacements = Vec::new();
         let mut entry_names = Vec::new();
         let mut entry_kinds = Vec::new();
-        for (name, text) in entries {
+        let mut entry_grouped = Vec::new();
+        for (name, text, grouped) in entries {
             let mut covers = vec![false; kinds];
-            for k in v.named(name).with_context(|| format!("in replace: {name:?}"))? {
+            let table = if grouped { "group_replace" } else { "replace" };
+            for k in v.named(name).with_context(|| format!("in {table}: {name:?}"))? {
                 covers[k as usize] = true;
             }
             replacements.push(Box::from(text.as_bytes()));
             entry_names.push(name.clone());
             entry_kinds.push(covers);
+            entry_grouped.push(grouped);
         }
 
         let mut member = vec![0u8; kinds];
@@ -169,6 +178,7 @@ impl Tables {
             replacements,
             entry_names,
             entry_kinds,
+            entry_grouped,
             list,
             lists,
             separators,
@@ -188,9 +198,11 @@ impl Tables {
     }
 
     /// The first replacement entry that covers `kind` (for front-ends
-    /// without slots, where every entry applies wherever its kind stands).
+    /// without slots, where every entry applies wherever its kind stands),
+    /// leaving out those for coordinated deletion only.
     pub(crate) fn replacement_of(&self, kind: u16) -> Option<u16> {
-        let e = self.entry_kinds.iter().position(|covers| covers[kind as usize])?;
+        let covers = |e: usize| self.entry_kinds[e][kind as usize] && !self.entry_grouped[e];
+        let e = (0..self.entry_kinds.len()).find(|&e| covers(e))?;
         Some(e as u16)
     }
 

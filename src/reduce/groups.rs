@@ -65,12 +65,12 @@ fn error_groups(tree: &Tree) -> Vec<Group> {
     let mut out = Vec::new();
     for (i, n) in tree.nodes().iter().enumerate() {
         let id = NodeId(i as u32);
-        if !n.has(flags::ERROR) || !switchable(tree, id) || n.parent == FILE {
+        if !n.has(flags::ERROR) || !shortens(tree, id) || n.parent == FILE {
             continue;
         }
         let mut off = vec![id];
         for next in tree.children(NodeId(n.parent)).skip_while(|&c| c != id).skip(1).take(2) {
-            if !switchable(tree, next) {
+            if !shortens(tree, next) {
                 break;
             }
             off.push(next);
@@ -138,12 +138,13 @@ fn binding_groups(tree: &Tree) -> Vec<Group> {
             at = tree.node(NodeId(at)).parent;
         }
     }
-    members
-        .iter()
-        .zip(&uses)
-        .filter_map(|(ds, us)| group(tree, &decls, ds, us, &calls))
-        .filter(|g| g.off.len() > 1)
-        .collect()
+    let mut out = Vec::new();
+    for (ds, us) in members.iter().zip(&uses) {
+        let plain = group(tree, &decls, ds, us, &calls, false);
+        let zeros = group(tree, &decls, ds, us, &calls, true).filter(|z| Some(z) != plain.as_ref());
+        out.extend(plain.into_iter().chain(zeros).filter(|g| g.off.len() > 1));
+    }
+    out
 }
 
 /// The name token of every declaration of `tree`, in preorder.
@@ -275,26 +276,36 @@ fn inside(tree: &Tree, at: u32, outer: NodeId) -> bool {
 }
 
 /// The group of the declarations `ds` with the uses `us`, or `None` when
-/// some part of it cannot be switched off.
+/// some part of it cannot be switched off. With `zeros`, a use that is
+/// replaced only in groups (`x` by `0`, a type name by `int`, see
+/// [`roles::GROUPED`]) is replaced so, also inside a call's argument, rather
+/// than taking the statement around it: the group for a variable whose
+/// value the test needs somewhere, but not where it comes from, or for a
+/// typedef whose uses may all be `int`; kept only when the whole is shorter.
 fn group(
     tree: &Tree,
     decls: &[Decl],
     ds: &[usize],
     us: &[NodeId],
     calls: &HashMap<(u16, &[u8]), Vec<NodeId>>,
+    zeros: bool,
 ) -> Option<Group> {
     let nodes: Vec<NodeId> = ds.iter().map(|&d| decls[d].node).collect();
     let within = |id: NodeId| nodes.iter().any(|&d| inside(tree, id.0, d));
     let mut off = nodes.clone();
-    if !nodes.iter().all(|&d| switchable(tree, d)) {
+    if !nodes.iter().all(|&d| shortens(tree, d)) {
         return None;
     }
+    let stands = |at: NodeId| match zeros {
+        true => switchable(tree, at) && (grouped(tree, at) || !in_call(tree, at)),
+        false => shortens(tree, at) && !in_call(tree, at),
+    };
     for &u in us {
         if within(u) {
             continue;
         }
         let mut at = u;
-        while !switchable(tree, at) || in_call(tree, at) {
+        while !stands(at) {
             at = NodeId(tree.node(at).parent);
             if at.0 == FILE {
                 return None;
@@ -324,9 +335,25 @@ fn group(
             outer.push(id);
         }
     }
+    if zeros && saved(tree, &outer) <= 0 {
+        return None; // uses made longer than the declaration was
+    }
     let mut decls: Vec<NodeId> = nodes;
     decls.sort_unstable();
     Some(Group { decls, off: outer })
+}
+
+/// At least how many bytes switching off `off` (none inside another)
+/// removes: a deleted node its own text (and maybe whitespace and a
+/// separator), a replaced one the difference to its minimal form.
+fn saved(tree: &Tree, off: &[NodeId]) -> i64 {
+    let len = |id: NodeId| i64::from(tree.node(id).end - tree.node(id).start);
+    off.iter()
+        .map(|&id| match tree.node(id).action {
+            Action::Replace(r) => len(id) - tree.replacement(r).len() as i64,
+            _ => len(id),
+        })
+        .sum()
 }
 
 /// Whether `id` is a call's argument list or one of its arguments: a use
@@ -342,6 +369,16 @@ fn in_call(tree: &Tree, id: NodeId) -> bool {
 fn switchable(tree: &Tree, id: NodeId) -> bool {
     let n = tree.node(id);
     n.action != Action::Keep && !n.has(flags::KEPT) && !n.is_empty()
+}
+
+/// Whether switching `id` off makes the text shorter.
+fn shortens(tree: &Tree, id: NodeId) -> bool {
+    switchable(tree, id) && !grouped(tree, id)
+}
+
+/// Whether `id` is replaced only as a use in a group (see [`roles::GROUPED`]).
+fn grouped(tree: &Tree, id: NodeId) -> bool {
+    tree.node(id).role & roles::GROUPED != 0
 }
 
 #[cfg(test)]
@@ -366,8 +403,30 @@ mod tests {
         // y first (declared last); its uses in `x = y` (an lvalue is kept, so
         // the statement) and `return y` (the returned value goes)
         assert_eq!(g[0], ["int y = 2;", "x = y;", "y"]);
-        // a use in an argument takes the call with it
-        assert_eq!(g[1], ["int x = 1;", "x = y;", "g(x);"]);
+        // then with its uses as values replaced by `0` (`x = 0;`)
+        assert_eq!(g[1], ["int y = 2;", "y", "y"]);
+        // a use as an argument takes the call with it (an argument is
+        // deleted from its list, never replaced), and x has no other
+        assert_eq!(g[2], ["int x = 1;", "x = y;", "g(x);"]);
+        assert_eq!(g.len(), 3, "{g:?}");
+    }
+
+    #[test]
+    fn a_use_as_long_as_its_minimal_form_is_replaced_only_in_a_group() {
+        let src = "int f(int *p) {\n  int i = 1;\n  return p[i];\n}\n";
+        let fe = crate::language::by_name("c").expect("c").frontend().expect("front-end");
+        let tree = fe.parse(Arc::from(src.as_bytes()));
+        let use_of_i = (0..tree.len() as u32)
+            .map(NodeId)
+            .filter(|&id| tree.text(id) == b"i")
+            .last()
+            .expect("a use of i");
+        // `i` to `0` alone is no shorter: not a unit of the searches
+        assert_eq!(tree.node(use_of_i).role & roles::GROUPED, roles::GROUPED);
+        let units = crate::reduce::Units::new(&tree);
+        assert!(!units.is_unit(use_of_i));
+        // but with its declaration, `p[0]` is what is left of the statement
+        assert!(texts("c", src).contains(&vec!["int i = 1;".to_string(), "i".to_string()]));
     }
 
     #[test]
@@ -422,6 +481,27 @@ mod tests {
         assert!(has(&["int a;", "p->a = N;"]), "{g:?}");
         assert!(has(&["int b;", "p->b"]), "{g:?}");
         assert!(has(&["T f(struct s *p) { p->a = N; return p->b; }", "f(0);"]), "{g:?}");
+    }
+
+    #[test]
+    fn a_typedef_goes_with_its_uses_made_int() {
+        let src = "typedef unsigned short u16;\nu16 f(u16 x);\nu16 f(u16 x) { return x; }\n";
+        let g = texts("c", src);
+        // without its uses, the typedef alone is the 1-minimal phase's
+        assert!(g.contains(&vec![
+            "typedef unsigned short u16;".to_string(),
+            "u16".into(),
+            "u16".into(),
+            "u16".into(),
+            "u16".into()
+        ]));
+        // a one-letter typedef used twice: still shorter as a whole
+        let made_int = |o: &Vec<String>| o[0] == "typedef long T;" && o[1] == "T";
+        assert!(texts("c", "typedef long T;\nT a;\nT b;\n").iter().any(made_int));
+        // used so often that `int` everywhere would be longer: no such group
+        // (only the one with the declarations that use it)
+        let many = format!("typedef long T;\n{}", "T a;\n".repeat(9));
+        assert!(!texts("c", &many).iter().any(made_int), "{many}");
     }
 
     #[test]

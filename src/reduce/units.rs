@@ -14,7 +14,7 @@
 //! its first target to its last (unwrapping `{ a; b; }` into `a; b;`).
 //! Targets are found here once per tree.
 
-use crate::syntax::tree::{flags, Action, NodeId, Tree};
+use crate::syntax::tree::{flags, roles, Action, NodeId, Tree};
 use crate::syntax::{Mask, Target};
 
 const NONE: u32 = u32::MAX;
@@ -68,6 +68,7 @@ impl Units {
             let (above, above_level) = stack.last().map_or((NONE, 0), |&(_, u, l)| (u, l));
             up[i] = above;
             let is_unit = n.action != Action::Keep
+                && n.role & roles::GROUPED == 0
                 && !n.is_empty()
                 && (above == NONE || !same_effect(tree, above, i as u32));
             let (mark, level) = if is_unit {

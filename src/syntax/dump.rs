@@ -9,7 +9,7 @@
 
 use std::io;
 
-use super::tree::{flags, Action, NodeId, Tree};
+use super::tree::{flags, roles, Action, NodeId, Tree};
 
 /// The deepest nesting shown by indentation.
 pub const MAX_INDENT: usize = 64;
@@ -46,6 +46,9 @@ pub fn dump(
             if n.has(flag) {
                 marks.push_str(name);
             }
+        }
+        if n.role & roles::GROUPED != 0 {
+            marks.push_str(" in-groups");
         }
         if n.member != 0 && n.slot != 0 {
             marks.push_str(" hoistable");

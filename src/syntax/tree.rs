@@ -61,11 +61,17 @@ pub mod flags {
     pub const KEPT: u8 = 1 << 7;
 }
 
-/// Per-node roles in naming (see [`Node::role`]).
+/// Per-node roles in naming and coordinated deletion (see [`Node::role`]).
 pub mod roles {
     /// The child of a declaration that holds the name it declares (the
     /// field grammar data `declare` names, e.g. C's `declarator`).
     pub const NAME_PLACE: u8 = 1;
+    /// Replaced only by coordinated deletion, as a use of a name whose
+    /// declaration goes in the same candidate: by a minimal form exactly as
+    /// long as the node (`x` by `0`, which alone would change the text
+    /// without shortening it), or by one of grammar data `group_replace`
+    /// (a type name by `int`). Never a unit of the other searches.
+    pub const GROUPED: u8 = 1 << 1;
 }
 
 /// One node of the arena: a kind, a byte span and what may happen to it.

@@ -165,7 +165,9 @@ impl TreeSitterFrontend {
             let len = node.end_byte() - node.start_byte();
             for &e in &places.replacements[index] {
                 if t.entry_kinds[e as usize][kind as usize] {
-                    if t.replacements[e as usize].len() < len {
+                    // one no shorter is for coordinated deletion only (the
+                    // builder marks it `roles::GROUPED`)
+                    if t.replacements[e as usize].len() <= len || t.entry_grouped[e as usize] {
                         return (f, Action::Replace(e));
                     }
                     break;
@@ -200,6 +202,13 @@ impl Frontend for TreeSitterFrontend {
             let n = b.node_mut(id);
             n.action = action;
             n.slot = slot;
+            if let Action::Replace(e) = action {
+                let e = e as usize;
+                let len = self.tables.replacements[e].len();
+                if len >= node.byte_range().len() || self.tables.entry_grouped[e] {
+                    n.role |= roles::GROUPED;
+                }
+            }
             if parent.as_ref().is_some_and(|p| self.tables.is_name_place(p.kind, field)) {
                 n.role |= roles::NAME_PLACE;
             }
