@@ -417,9 +417,9 @@ mod tests {
         let fe = crate::language::by_name("c").expect("c").frontend().expect("front-end");
         let tree = fe.parse(Arc::from(src.as_bytes()));
         let use_of_i = (0..tree.len() as u32)
+            .rev()
             .map(NodeId)
-            .filter(|&id| tree.text(id) == b"i")
-            .last()
+            .find(|&id| tree.text(id) == b"i")
             .expect("a use of i");
         // `i` to `0` alone is no shorter: not a unit of the searches
         assert_eq!(tree.node(use_of_i).role & roles::GROUPED, roles::GROUPED);
