@@ -505,6 +505,15 @@ mod tests {
     }
 
     #[test]
+    fn a_cpp_typedef_goes_with_its_uses_made_int_also_where_types_are_kept() {
+        // a function's type is kept by a rule in C++ (it is optional in
+        // the node types), but not from a typedef's group
+        let g = texts("cpp", "typedef short T;\nT f();\nstruct S { T g(); };\n");
+        let want = ["typedef short T;", "T", "T"].map(String::from).to_vec();
+        assert!(g.contains(&want), "{g:?}");
+    }
+
+    #[test]
     fn javascript_declarations_go_with_their_uses() {
         // x's only use is a required initial value, which has a minimal form
         let g = texts("js", "let x = 1;\nlet y = x;\nconsole.log(y);\n");

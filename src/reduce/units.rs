@@ -237,11 +237,17 @@ fn hoist_targets(tree: &Tree) -> (Vec<(NodeId, std::ops::Range<u32>)>, Vec<Targe
             if c.member != 0 && c.has(flags::NAMED) {
                 // a leaf (nothing hoisting moves inside it) must also stand
                 // where the node could: elsewhere it is a name, not a value
-                // (a parameter's, a key's, an assignment's target)
+                // (a parameter's, a key's, an assignment's target). One kept
+                // in its place by a rule (`s` of `s->f`, whose minimal form
+                // `0` is never valid there) may still take the place of the
+                // node around it, but not a called function (`f(x)` by
+                // `f`: valid C that almost no test wants)
+                let is_leaf = leaf.is(d);
+                let kept = c.has(flags::KEPT) && (!is_leaf || calls(tree, c.parent));
                 let fits = slot.accepts(c.kind)
-                    && (!leaf.is(d) || tree.slot(NodeId(d)).accepts(n.kind))
+                    && (!is_leaf || tree.slot(NodeId(d)).accepts(n.kind))
                     && !c.is_empty()
-                    && !c.has(flags::KEPT);
+                    && !kept;
                 if fits && (c.start, c.end) != (n.start, n.end) {
                     nearest.push(NodeId(d));
                 }
@@ -267,6 +273,11 @@ fn hoist_targets(tree: &Tree) -> (Vec<(NodeId, std::ops::Range<u32>)>, Vec<Targe
     }
     chain_ends(tree, &leaf, &mut hoistable, &mut targets);
     (hoistable, targets)
+}
+
+/// Whether node `id` is a call (grammar data `calls`).
+fn calls(tree: &Tree, id: u32) -> bool {
+    id != NONE && tree.info().bindings.is_call(tree.node(NodeId(id)).kind)
 }
 
 /// Which nodes have nothing hoisting moves inside them, answered in
@@ -390,6 +401,11 @@ mod tests {
         assert_eq!(of("g(h(1), 2)"), Some(vec!["2".to_string(), "h(1)".into()]));
         // the function body only by the block inside it: none here
         assert!(of("{ if (x) { a(); b(); } g(h(1), 2); }").is_none());
+        // a name kept in its place by a rule may take the place around it
+        let t = targets("c", "int f(struct s *p) { return p->n + a[1]; }");
+        let of = |n: &str| t.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
+        assert_eq!(of("p->n"), Some(vec!["p".to_string()]));
+        assert_eq!(of("a[1]"), Some(vec!["a".to_string(), "1".into()]));
     }
 
     #[test]

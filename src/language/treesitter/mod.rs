@@ -156,7 +156,16 @@ impl TreeSitterFrontend {
             return (f, Action::Keep);
         }
         if t.is_kept(parent.kind, field, kind) {
-            return (f | flags::KEPT, Action::Keep);
+            // kept from every search but coordinated deletion, if grammar
+            // data `group_replace` has a form for it (C++'s `T f();`, whose
+            // optional type is kept, to `int f();` with T's typedef)
+            let grouped = places.replacements[index].iter().find(|&&e| {
+                t.entry_grouped[e as usize] && t.entry_kinds[e as usize][kind as usize]
+            });
+            return match grouped {
+                Some(&e) if node.is_named() => (f, Action::Replace(e)),
+                _ => (f | flags::KEPT, Action::Keep),
+            };
         }
         if places.slots[index] == Slot::Deletable {
             return (f, Action::Delete);
