@@ -25,6 +25,10 @@
 //!   comments and `flush` lines. Every other line break is joined: a
 //!   statement that deletions spread over lines is one line again, and
 //!   `}` and `else`, or `}` and a typedef's name, meet.
+//! - Where deletions or hoists left two items on one line (`g;void a();`,
+//!   `{ a();` over a block whose items had lines of their own), a line
+//!   break comes between them, also where there was no whitespace at all.
+//!   A block written on one line (`{ return 0; }`) stays on one line.
 //! - Blank lines go, and so does whitespace at the end of a line, at the
 //!   start of the text and before a `tight` token (`,`, `;`); the text ends
 //!   with one line break if it ended with any.
@@ -207,13 +211,17 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token], operators_glue: bool) ->
     let is = |t: &Token, list: &[Box<[u8]>]| list.iter().any(|s| **s == *text(t));
     let starts_flush = |t: &Token| rules.flush.as_deref().is_some_and(|f| text(t).starts_with(f));
     let opens = |t: &Token| rules.opened_by(text(t));
+    let spans_lines = blocks_over_lines(rules, src, tokens);
     let mut gaps = Vec::new();
     let mut stack: Vec<Open> = Vec::new();
+    // per open bracket: whether it is a block whose items are on lines of
+    // their own (see `blocks_over_lines`)
+    let mut lines: Vec<bool> = Vec::new();
     // whether the current line is a `flush` line (a directive), whose line
     // breaks end it
     let mut directive = false;
     let mut prev: Option<Token> = None;
-    for t in tokens {
+    for (k, t) in tokens.iter().enumerate() {
         let from = prev.map_or(0, |p| p.end);
         let old = &src[from..t.start];
         // the innermost open bracket that `t` closes does not count for
@@ -238,8 +246,24 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token], operators_glue: bool) ->
                             && (closes
                                 || p.ends_item
                                 || matches!(opens(&p), Some(Open::Block(_))))));
-                if keep_break {
+                // where an item ends (or a block opens or closes) on the
+                // line of the next one, in a block laid out over lines or
+                // at file level: a hoist or a deletion joined them
+                let add_break = !broken
+                    && !joined
+                    && !directive
+                    && !p.extra
+                    && !t.extra
+                    && !is(t, &rules.tight)
+                    && lines.last().copied().unwrap_or(true)
+                    && (closes || p.ends_item || matches!(opens(&p), Some(Open::Block(_))));
+                if keep_break || add_break {
                     let mut new = Vec::new();
+                    if add_break && old.is_empty() {
+                        // no whitespace to replace: the gap takes the
+                        // token before it along
+                        new.extend_from_slice(text(&p));
+                    }
                     if !text(&p).ends_with(b"\n") {
                         new.push(b'\n');
                     }
@@ -265,7 +289,11 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token], operators_glue: bool) ->
             }
         };
         if let Some(new) = new.filter(|n| *n != old) {
-            gaps.push(Gap { start: from, end: t.start, text: new });
+            let start = match prev {
+                Some(p) if old.is_empty() && new.starts_with(text(&p)) => p.start,
+                _ => from,
+            };
+            gaps.push(Gap { start, end: t.start, text: new });
         }
         if old.contains(&b'\n') || prev.is_none() || prev.is_some_and(|p| text(&p).ends_with(b"\n"))
         {
@@ -273,8 +301,10 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token], operators_glue: bool) ->
         }
         if closes {
             stack.pop();
+            lines.pop();
         } else if let Some(open) = opens(t) {
             stack.push(open);
+            lines.push(spans_lines[k]);
         }
         prev = Some(*t);
     }
@@ -289,6 +319,30 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token], operators_glue: bool) ->
         }
     }
     gaps
+}
+
+/// Per token: whether it opens a block whose inside holds a line break
+/// (its items were on lines of their own: a block written on one line, `{
+/// return 0; }`, stays so). A block never closed counts as one.
+fn blocks_over_lines(rules: &Rules, src: &[u8], tokens: &[Token]) -> Vec<bool> {
+    let mut out = vec![false; tokens.len()];
+    let mut open: Vec<(usize, Open)> = Vec::new();
+    for (k, t) in tokens.iter().enumerate() {
+        let text = &src[t.start..t.end];
+        if let Some(&(o, kind)) = open.last() {
+            if text == rules.closer(kind) {
+                open.pop();
+                out[o] =
+                    matches!(kind, Open::Block(_)) && src[tokens[o].end..t.start].contains(&b'\n');
+                continue;
+            }
+        }
+        if let Some(kind) = rules.opened_by(text) {
+            out[k] = matches!(kind, Open::Block(_));
+            open.push((k, kind));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -375,6 +429,22 @@ mod tests {
         let js = "(function() {\n  f(function(d) {\n    return d\n})\n  x = he\n        }())\n";
         let want = "(function() {\n  f(function(d) {\n    return d\n  })\n  x = he\n}())\n";
         assert_eq!(laid_out("js", js), want, "a block closes on its own line, in brackets too");
+    }
+
+    #[test]
+    fn items_that_deletions_joined_on_one_line_get_lines_of_their_own() {
+        // a hoist left a declaration right after the one before it, and a
+        // statement on the line of its block's opening bracket
+        let src = "typedef unsigned g;void a (unsigned);\nint f(int i) { a (0);\n  return i; }\nint h() { return 0; }\n";
+        let want = "typedef unsigned g;\nvoid a (unsigned);\nint f(int i) {\n  a (0);\n  return i;\n}\nint h() { return 0; }\n";
+        assert_eq!(laid_out("c", src), want, "a block on one line stays so");
+        let js = "function f() { g()\n  h() }\nlet a = 1; let b = 2\n";
+        let want = "function f() {\n  g()\n  h()\n}\nlet a = 1;\nlet b = 2\n";
+        assert_eq!(laid_out("js", js), want);
+        // never a break before a `tight` token: a class's `;`
+        let cpp = "struct P {\n  int a; };\nstruct Q {};int b;\n";
+        let want = "struct P {\n  int a;\n};\nstruct Q {};\nint b;\n";
+        assert_eq!(laid_out("cpp", cpp), want);
     }
 
     #[test]
