@@ -11,7 +11,9 @@
 //!   finds something; then the renaming pass.
 //! - Then the token pass (lines and words as plain text, under the syntax
 //!   guard) for malformed input and for code (and, for a small result of
-//!   malformed data, once more without the guard): it deletes what no
+//!   malformed data, once more without the guard, followed, when that
+//!   kept more syntax errors, by the tree's HDD pass and the seams between
+//!   tags, unguarded too: see [`Plan::cut_through`]): it deletes what no
 //!   single node holds (two statements of different blocks, a keyword and
 //!   its operand) and reaches past 1-tree-minimal; when it takes at least a
 //!   quarter of the text, the tree's passes run again on what is left, and
@@ -441,4 +443,29 @@ fn drive_on<S: Search>(
 ) -> Result<usize, Stopped> {
     let mut mask = Mask::new(tree.len());
     drive(search, units, &mut mask, host.oracle(phase))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_cut_through_of_malformed_input_goes_without_the_guard() {
+        let unguarded = [Phase::CutThrough, Phase::CutTree, Phase::Seams];
+        for phase in [
+            Phase::Hdd,
+            Phase::OneMinimal,
+            Phase::Hoist,
+            Phase::Coordinated,
+            Phase::Tokens,
+            Phase::Shrink,
+            Phase::Rename,
+            Phase::Layout,
+            Phase::Format,
+            Phase::Files,
+        ] {
+            assert!(phase.guarded(), "{}", phase.name());
+        }
+        assert!(unguarded.iter().all(|p| !p.guarded()));
+    }
 }
