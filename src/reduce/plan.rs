@@ -309,8 +309,8 @@ impl Plan {
         if units.count() > CUT_THROUGH_TOKENS {
             return Ok(0);
         }
-        let tokens = self.batched(Hdd::single_pass(Ddmin::Adaptive, self.token_order));
-        let mut cut = drive_on(host, &tree, &units, &mut { tokens }, Phase::CutThrough)?;
+        let mut tokens = self.batched(Hdd::single_pass(Ddmin::Adaptive, self.token_order));
+        let mut cut = drive_on(host, &tree, &units, &mut tokens, Phase::CutThrough)?;
         // only a test that took syntax errors the guard would have refused
         // is worth more unguarded candidates (a test that wants its input
         // well-formed but for one thing refuses them all)

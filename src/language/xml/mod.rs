@@ -26,8 +26,9 @@
 //! at the end of the input end there; markup quick-xml cannot read becomes an
 //! error node. Each of those counts as one syntax error for the syntax guard,
 //! as do a missing or second root element, an attribute without a quoted
-//! value and a raw `<` in an attribute's value. Whitespace-only text is not a node: it stays between nodes, and a
-//! deleted node takes the whitespace before it along.
+//! value and a raw `<` in an attribute's value. Whitespace-only text is not
+//! a node: it stays between nodes, and a deleted node takes the whitespace
+//! before it along.
 //!
 //! The parser reads a view of the bytes ([`encoding`]): a UTF-8 byte order
 //! mark and the declared encoding are honoured, so a document in UTF-8 with
