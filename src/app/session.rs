@@ -394,7 +394,7 @@ impl Host for Bench<'_> {
 
     fn oracle(&mut self, phase: Phase) -> &mut dyn Oracle {
         self.ev.stats_mut().start_pass(phase);
-        self.ev.set_guarded(phase != Phase::CutThrough);
+        self.ev.set_guarded(phase.guarded());
         &mut self.ev
     }
 }

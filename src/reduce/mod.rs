@@ -31,6 +31,7 @@ pub mod hoist;
 pub mod one_minimal;
 pub mod plan;
 pub mod rename;
+pub mod seams;
 mod stream;
 pub mod units;
 pub mod whole;
@@ -48,6 +49,7 @@ pub use hoist::{HoistBatch, Hoisting};
 pub use one_minimal::OneMinimal;
 pub use plan::{Algorithm, Host, Phase, Plan, View};
 pub use rename::Renaming;
+pub use seams::Seams;
 pub use units::{Order, Units};
 pub use whole::Whole;
 
@@ -162,6 +164,9 @@ pub enum Step {
     Whole,
     /// Renaming one name at every token that spells it.
     Rename,
+    /// The seam between two bracketed groups, deleted at once (see
+    /// [`seams`]).
+    Seam,
 }
 
 /// What a candidate is, for learning which candidates tend to be

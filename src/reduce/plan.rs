@@ -11,7 +11,9 @@
 //!   finds something; then the renaming pass.
 //! - Then the token pass (lines and words as plain text, under the syntax
 //!   guard) for malformed input and for code (and, for a small result of
-//!   malformed data, once more without the guard): it deletes what no
+//!   malformed data, once more without the guard, followed, when that
+//!   kept more syntax errors, by the tree's HDD pass and the seams between
+//!   tags, unguarded too: see [`Plan::cut_through`]): it deletes what no
 //!   single node holds (two statements of different blocks, a keyword and
 //!   its operand) and reaches past 1-tree-minimal; when it takes at least a
 //!   quarter of the text, the tree's passes run again on what is left, and
@@ -30,7 +32,7 @@ use std::sync::Arc;
 use super::hoist::HoistMemory;
 use super::{
     drive, Batch, Coordinated, Ddmin, GroupMemory, Hdd, HoistBatch, Hoisting, OneMinimal, Oracle,
-    Order, Renaming, Search, Stopped, Units, Whole,
+    Order, Renaming, Seams, Search, Stopped, Units, Whole,
 };
 use crate::syntax::{Mask, Tree};
 
@@ -56,6 +58,12 @@ pub enum Phase {
     /// The token pass again without the syntax guard, on a small result of
     /// malformed input.
     CutThrough,
+    /// The tree's HDD pass again without the syntax guard, after the
+    /// cut-through's token pass.
+    CutTree,
+    /// The seams between bracketed groups (see [`Seams`]), last of the
+    /// cut-through and like it without the syntax guard.
+    Seams,
     Shrink,
     Rename,
     Layout,
@@ -75,12 +83,21 @@ impl Phase {
             Phase::Coordinated => "coordinated",
             Phase::Tokens => "tokens",
             Phase::CutThrough => "cut-through",
+            Phase::CutTree => "cut-tree",
+            Phase::Seams => "seams",
             Phase::Shrink => "shrink",
             Phase::Rename => "rename",
             Phase::Layout => "layout",
             Phase::Format => "format",
             Phase::Files => "files",
         }
+    }
+
+    /// Whether the syntax guard answers this phase's candidates with more
+    /// errors than the input: every phase's but those that cut through a
+    /// small malformed result on purpose.
+    pub fn guarded(self) -> bool {
+        !matches!(self, Phase::CutThrough | Phase::CutTree | Phase::Seams)
     }
 }
 
@@ -275,15 +292,35 @@ impl Plan {
     /// is in the syntax (a parser's error message), a smaller result often
     /// has other errors than the input: a start tag cut off in its broken
     /// attribute, an unclosed element without the document around it.
-    /// Bounded, because every token may cost a test.
+    /// Bounded, because every token may cost a test. Then, as unguarded,
+    /// the tree's HDD pass on what the tokens left (an element that now
+    /// runs to the end of the text, with the end tags cut to `</` that
+    /// close it: one node, where the tokens of each tag had to go
+    /// together), and the seams between bracketed groups (the run
+    /// `><xsl:if` that gives the second tag's attribute to the first: see
+    /// [`Seams`]).
     fn cut_through(&self, host: &mut dyn Host) -> Result<usize, Stopped> {
+        let errors = |host: &mut dyn Host| host.view(View::Language).map_or(0, |t| t.error_count());
+        // (the language's view first: the text view is the one candidates
+        // are unparsed against while the tokens go)
+        let before = errors(host);
         let Some(tree) = host.view(View::Text) else { return Ok(0) };
         let units = Units::new(&tree);
         if units.count() > CUT_THROUGH_TOKENS {
             return Ok(0);
         }
-        let mut search = self.batched(Hdd::single_pass(Ddmin::Adaptive, self.token_order));
-        drive_on(host, &tree, &units, &mut search, Phase::CutThrough)
+        let mut tokens = self.batched(Hdd::single_pass(Ddmin::Adaptive, self.token_order));
+        let mut cut = drive_on(host, &tree, &units, &mut tokens, Phase::CutThrough)?;
+        // only a test that took syntax errors the guard would have refused
+        // is worth more unguarded candidates (a test that wants its input
+        // well-formed but for one thing refuses them all)
+        if errors(host) <= before {
+            return Ok(cut);
+        }
+        let hdd = self.batched(Hdd::single_pass(Ddmin::Adaptive, self.order));
+        cut += pass(host, View::Language, hdd, Phase::CutTree)?;
+        let Some(tree) = host.view(View::Text) else { return Ok(cut) };
+        Ok(cut + drive_on(host, &tree, &Units::new(&tree), &mut Seams::new(&tree), Phase::Seams)?)
     }
 
     /// `hdd` with its levels' ddmin in batches, if the plan says so.
@@ -406,4 +443,29 @@ fn drive_on<S: Search>(
 ) -> Result<usize, Stopped> {
     let mut mask = Mask::new(tree.len());
     drive(search, units, &mut mask, host.oracle(phase))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_cut_through_of_malformed_input_goes_without_the_guard() {
+        let unguarded = [Phase::CutThrough, Phase::CutTree, Phase::Seams];
+        for phase in [
+            Phase::Hdd,
+            Phase::OneMinimal,
+            Phase::Hoist,
+            Phase::Coordinated,
+            Phase::Tokens,
+            Phase::Shrink,
+            Phase::Rename,
+            Phase::Layout,
+            Phase::Format,
+            Phase::Files,
+        ] {
+            assert!(phase.guarded(), "{}", phase.name());
+        }
+        assert!(unguarded.iter().all(|p| !p.guarded()));
+    }
 }

@@ -25,9 +25,10 @@
 //! unclosed); one that matches nothing is an error node; elements still open
 //! at the end of the input end there; markup quick-xml cannot read becomes an
 //! error node. Each of those counts as one syntax error for the syntax guard,
-//! as do a missing or second root element and an attribute without a quoted
-//! value. Whitespace-only text is not a node: it stays between nodes, and a
-//! deleted node takes the whitespace before it along.
+//! as do a missing or second root element, an attribute without a quoted
+//! value and a raw `<` in an attribute's value. Whitespace-only text is not
+//! a node: it stays between nodes, and a deleted node takes the whitespace
+//! before it along.
 //!
 //! The parser reads a view of the bytes ([`encoding`]): a UTF-8 byte order
 //! mark and the declared encoding are honoured, so a document in UTF-8 with
@@ -407,6 +408,11 @@ impl<'f> Builder<'f> {
                         Some(k) => {
                             i = j + 1 + k + 1;
                             well_formed = true;
+                            // a raw `<` is not allowed in a value (XML 1.0,
+                            // AttValue); quick-xml reads it all the same
+                            if s[j + 1..i - 1].contains(&b'<') {
+                                self.errors += 1;
+                            }
                         }
                         None => i = to,
                     }

@@ -103,6 +103,9 @@ fn malformed_documents_parse_with_their_errors_counted() {
     assert_eq!(parse("<a/><b/>").error_count(), 1);
     // an attribute without a quoted value
     assert!(parse("<r a=1/>").error_count() >= 1);
+    // a raw `<` in an attribute's value (an XPath test written unescaped)
+    assert_eq!(parse("<r><if test=\"$a <= 2\"/></r>").error_count(), 1);
+    assert_eq!(parse("<r><if test=\"$a &lt;= 2\"/></r>").error_count(), 0);
 }
 
 #[test]

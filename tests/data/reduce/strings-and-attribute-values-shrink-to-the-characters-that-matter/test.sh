@@ -1,3 +1,3 @@
 #!/bin/sh
 export LC_ALL=C
-grep -q 'title="[^"]*<' "$1"
+grep -q 'title="[^"]*&gt;' "$1"
