@@ -75,7 +75,7 @@ pub(super) trait Ledger {
     fn guessed_again(&mut self);
 
     /// Counts a settled answer that came from a test of the other branch
-    /// of a guess, run while workers were idle.
+    /// of a guess, started on a free worker before the guess went wrong.
     fn other_branch_used(&mut self);
 }
 
@@ -179,8 +179,8 @@ pub(super) struct Dispatch {
     orphans: Vec<Kept>,
     /// By pending candidate: the tests of the first candidates the stream
     /// would hand out if it turned out otherwise than assumed, run on
-    /// workers the chain of guesses left idle. An empty list marks a
-    /// candidate whose other branch was looked at and had nothing to run.
+    /// workers the chain of guesses left free. Matched when its answer
+    /// goes against the guess, cancelled when it does not.
     reserves: BTreeMap<usize, Reserve>,
     /// A merge handed out but not sent to a worker until every candidate
     /// before it has its answer: its index and HDD level.
