@@ -11,6 +11,19 @@
 //! do not depend on each other's outcomes, so a wrong guess about one
 //! costs nothing. Only settled outcomes reach the search, so the result is
 //! the same for every N.
+//!
+//! A wrong guess costs a full test latency however many workers there
+//! are, and the chain of guesses soon gets too unlikely to go deeper; so
+//! free workers also take the other branch of the chain's guesses: the
+//! candidates the stream would hand out if a pending candidate turned out
+//! the other way. A free worker goes to whichever candidate, of the chain
+//! or of such a branch, is likeliest to be needed, none below
+//! [`MIN_CHANCE`]. A branch's tests are kept in reserve: when the answer
+//! does go against the guess, the stream hands the same candidates out
+//! again and they are matched like a left-behind test, so the branch
+//! starts with its tests done or running rather than a latency late; a
+//! confirmed guess cancels them. This only decides what runs early:
+//! outcomes still reach the search in order.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::mpsc;
@@ -60,12 +73,20 @@ pub(super) trait Ledger {
 
     /// Counts a test guessed again as interesting while it ran.
     fn guessed_again(&mut self);
+
+    /// Counts a settled answer that came from a test of the other branch
+    /// of a guess, started on a free worker before the guess went wrong.
+    fn other_branch_used(&mut self);
 }
 
 /// The least chance that a candidate handed out will be needed. With many
 /// workers, speculating deeper on a chain of guesses mostly starts tests
 /// that are cancelled (and on few cores, starting and killing them takes
 /// time from the rest); with two, the window never reaches this deep.
+/// The same floor holds for the other branch of a guess (the chance that
+/// the guess is wrong and the branch's own guesses before the candidate
+/// hold): a floor of 0.1 there made `-j 16` a little faster for twice the
+/// tests, and `-j 64` slower (BENCHMARKS.md, "Many workers").
 const MIN_CHANCE: f64 = 0.2;
 
 /// A candidate handed to a worker and not answered yet.
@@ -79,6 +100,8 @@ struct Flight {
 
 /// A candidate handed out and not settled yet.
 struct Pending {
+    /// Its test was one of the other branch of a guess.
+    other: bool,
     mask: Mask,
     context: Context,
     /// Whether it becomes the best if interesting.
@@ -98,6 +121,47 @@ enum Orphan {
     Answered(Done),
 }
 
+/// An [`Orphan`] with its candidate's mask, by which the stream's next
+/// candidates are matched.
+struct Kept {
+    mask: Mask,
+    orphan: Orphan,
+    /// A test of the other branch of a guess (see [`Dispatch::reserves`]).
+    other: bool,
+}
+
+/// A test of the other branch of a guess, and what that branch assumes
+/// of its candidate.
+struct Reserved {
+    kept: Kept,
+    assumed: bool,
+    /// The chance that it turns out as assumed (1 once its answer is in).
+    sure: f64,
+    /// Whether it changes what follows if interesting.
+    commit: bool,
+}
+
+/// The tests of the first candidates the stream would hand out if a
+/// pending candidate turned out otherwise than assumed.
+#[derive(Default)]
+struct Reserve {
+    tests: Vec<Reserved>,
+    /// The branch has no more to hand out (or only a merge that waits).
+    ended: bool,
+}
+
+impl Reserve {
+    /// The chance that what the branch assumes of its candidates holds.
+    fn holds(&self) -> f64 {
+        self.tests.iter().filter(|r| r.commit).map(|r| r.sure).product()
+    }
+
+    /// Its tests, to keep or drop.
+    fn into_kept(self) -> impl Iterator<Item = Kept> {
+        self.tests.into_iter().map(|r| r.kept)
+    }
+}
+
 /// The bookkeeping of one parallel evaluation: feeds the workers, settles
 /// their answers in sequential order, and moves speculation to the other
 /// branch when an answer (or a long-running test) says so.
@@ -112,7 +176,12 @@ pub(super) struct Dispatch {
     answers: BTreeMap<usize, Done>,
     /// What the last change of assumption left behind, until the next
     /// candidates are handed out.
-    orphans: Vec<(Mask, Orphan)>,
+    orphans: Vec<Kept>,
+    /// By pending candidate: the tests of the first candidates the stream
+    /// would hand out if it turned out otherwise than assumed, run on
+    /// workers the chain of guesses left free. Matched when its answer
+    /// goes against the guess, cancelled when it does not.
+    reserves: BTreeMap<usize, Reserve>,
     /// A merge handed out but not sent to a worker until every candidate
     /// before it has its answer: its index and HDD level.
     held: Option<(usize, Option<usize>)>,
@@ -178,6 +247,8 @@ impl Dispatch {
         for flight in self.flying.values() {
             flight.cancel.set();
         }
+        let reserves = std::mem::take(&mut self.reserves).into_values();
+        self.orphans.extend(reserves.flat_map(Reserve::into_kept));
         self.drop_orphans(ledger);
         // answers that arrived but were not settled were speculation
         for done in std::mem::take(&mut self.answers).into_values() {
@@ -194,7 +265,24 @@ impl Dispatch {
         candidates: &mut dyn Candidates,
         job_tx: &mpsc::Sender<Job>,
     ) -> Result<(), Verdict> {
-        let fed = self.feed_jobs(ledger, candidates, job_tx);
+        let mut fed = Ok(());
+        if let Some((index, level)) = self.held.filter(|&(i, _)| self.answered_before(i)) {
+            self.held = None;
+            let mask = self.pending[&index].mask.clone();
+            fed = self.launch(index, level, mask, job_tx);
+        }
+        // the chain and the other branches of its guesses, the likeliest
+        // to be needed first, until neither hands out more
+        while fed.is_ok() {
+            let chain = self.feed_jobs(ledger, candidates, job_tx);
+            let other =
+                chain.and_then(|chain| Ok(chain | self.feed_other(ledger, candidates, job_tx)?));
+            fed = match other {
+                Ok(true) => Ok(()),
+                Ok(false) => break,
+                Err(verdict) => Err(verdict),
+            };
+        }
         // what the new assumptions did not hand out again is not needed
         self.drop_orphans(ledger);
         fed
@@ -203,8 +291,15 @@ impl Dispatch {
     /// Cancels the orphaned tests still running and accounts for the
     /// orphaned answers as waste.
     fn drop_orphans(&mut self, ledger: &mut dyn Ledger) {
-        for (_, orphan) in std::mem::take(&mut self.orphans) {
-            match orphan {
+        let orphans = std::mem::take(&mut self.orphans);
+        self.drop_kept(ledger, orphans);
+    }
+
+    /// Cancels kept tests still running and accounts for kept answers as
+    /// waste.
+    fn drop_kept(&mut self, ledger: &mut dyn Ledger, kept: Vec<Kept>) {
+        for k in kept {
+            match k.orphan {
                 Orphan::Flying(flight) => {
                     self.tickets_at.remove(&flight.ticket);
                     flight.cancel.set();
@@ -214,31 +309,51 @@ impl Dispatch {
         }
     }
 
+    /// Tests running, of the chain and in reserve.
+    fn running(&self) -> usize {
+        let reserve = self.reserves.values().flat_map(|r| &r.tests);
+        self.flying.len() + reserve.filter(|r| matches!(r.kept.orphan, Orphan::Flying(_))).count()
+    }
+
+    /// Hands out the chain's next candidates while they are likelier to be
+    /// needed than those of another branch, and while the stream hands out
+    /// again what a change of assumption left behind. Whether it handed
+    /// out any.
     fn feed_jobs(
         &mut self,
         ledger: &dyn Ledger,
         candidates: &mut dyn Candidates,
         job_tx: &mpsc::Sender<Job>,
-    ) -> Result<(), Verdict> {
-        if let Some((index, level)) = self.held {
-            if !self.answered_before(index) {
-                return Ok(());
+    ) -> Result<bool, Verdict> {
+        let mut fed = false;
+        while !self.exhausted && self.held.is_none() {
+            let chain = self.chain_chance();
+            let wanted = self.running() < ledger.jobs()
+                && chain >= MIN_CHANCE
+                && self.likeliest_branch().is_none_or(|(_, other, _)| chain >= other);
+            if !wanted && self.orphans.is_empty() {
+                break;
             }
-            self.held = None;
-            let mask = self.pending[&index].mask.clone();
-            self.launch(index, level, mask, job_tx)?;
-        }
-        while self.flying.len() < ledger.jobs() && !self.exhausted && self.likely() {
             let Some(c) = candidates.next() else {
                 self.exhausted = true;
                 break;
             };
+            let kept = self.take_orphan(&c.mask);
+            if kept.is_none() && !wanted {
+                // not needed yet, and not run before: the stream takes it
+                // back (with nothing pending it is needed for sure)
+                if let Some((&last, p)) = self.pending.last_key_value() {
+                    candidates.assume(last, p.assumed);
+                    break;
+                }
+            }
+            fed = true;
             let chance = ledger.chance(c.context, c.expect);
             let guess = chance > 0.5;
             let mut sure = chance.max(1.0 - chance);
             let mut assumed = guess;
-            let orphan = self.orphans.iter().position(|(mask, _)| *mask == c.mask);
-            let orphan = orphan.map(|k| self.orphans.swap_remove(k).1);
+            let other = kept.as_ref().is_some_and(|k| k.other);
+            let orphan = kept.map(|k| k.orphan);
             if let Some(Orphan::Answered(done)) = &orphan {
                 // assume what it turned out, as if it came back now
                 assumed = known(done).unwrap_or(guess);
@@ -249,6 +364,7 @@ impl Dispatch {
             }
             let (index, level, mask) = (c.index, c.level, c.mask.clone());
             let pending = Pending {
+                other,
                 mask: c.mask,
                 context: c.context,
                 commit: c.commit,
@@ -270,23 +386,210 @@ impl Dispatch {
                     // a merge depends on every probe of its round: testing
                     // it (and what follows) on guessed probes is mostly waste
                     self.held = Some((index, level));
-                    break;
                 }
                 None => self.launch(index, level, mask, job_tx)?,
             }
         }
-        Ok(())
+        Ok(fed)
     }
 
-    /// Whether the next candidate is likely enough to be needed: the
+    /// The orphan of candidate `mask`, if one is kept.
+    fn take_orphan(&mut self, mask: &Mask) -> Option<Kept> {
+        let k = self.orphans.iter().position(|k| k.mask == *mask)?;
+        Some(self.orphans.swap_remove(k))
+    }
+
+    /// Spends a free worker (or more) on the other branch of a guess of
+    /// the chain, the one most likely to be needed, while it is likelier
+    /// to be needed than the chain's next candidate. Whether it did.
+    fn feed_other(
+        &mut self,
+        ledger: &mut dyn Ledger,
+        candidates: &mut dyn Candidates,
+        job_tx: &mpsc::Sender<Job>,
+    ) -> Result<bool, Verdict> {
+        let room = ledger.jobs().saturating_sub(self.running());
+        let Some((at, _, rival)) = self.likeliest_branch().filter(|_| room > 0) else {
+            return Ok(false);
+        };
+        let chain = self.chain_chance();
+        let rival = match !self.exhausted && self.held.is_none() && chain >= MIN_CHANCE {
+            true => rival.max(chain),
+            false => rival,
+        };
+        let fetched = self.fetch_other(ledger, candidates, at, rival, room, job_tx);
+        self.restore(ledger, candidates, at);
+        fetched
+    }
+
+    /// The pending candidate whose other branch's next candidate is the
+    /// likeliest to be needed, of those that change what follows and are
+    /// not answered; and the chance of the runner-up (or the floor).
+    fn likeliest_branch(&self) -> Option<(usize, f64, f64)> {
+        let floor = MIN_CHANCE;
+        let mut before = 1.0;
+        let (mut best, mut rival): (Option<(usize, f64)>, f64) = (None, floor);
+        for (&i, p) in &self.pending {
+            if !p.commit || self.answers.contains_key(&i) {
+                continue;
+            }
+            let reserve = self.reserves.get(&i);
+            let open = !reserve.is_some_and(|r| r.ended) && Some(i) != self.held.map(|h| h.0);
+            let chance = before * (1.0 - p.sure) * reserve.map_or(1.0, Reserve::holds);
+            if open && chance >= floor {
+                match best {
+                    Some((_, b)) if b >= chance => rival = rival.max(chance),
+                    _ => {
+                        rival = rival.max(best.map_or(floor, |b| b.1));
+                        best = Some((i, chance));
+                    }
+                }
+            }
+            before *= p.sure;
+        }
+        best.map(|(i, chance)| (i, chance, rival))
+    }
+
+    /// Hands out, in reserve, up to `room` more candidates of the branch
+    /// the stream would take if candidate `at` turned out otherwise than
+    /// assumed, while they are needed with a chance of at least `rival`.
+    /// Leaves the stream on that branch: [`Dispatch::restore`] undoes it.
+    fn fetch_other(
+        &mut self,
+        ledger: &dyn Ledger,
+        candidates: &mut dyn Candidates,
+        at: usize,
+        rival: f64,
+        room: usize,
+        job_tx: &mpsc::Sender<Job>,
+    ) -> Result<bool, Verdict> {
+        let p = &self.pending[&at];
+        let before = self
+            .pending
+            .range(..at)
+            .filter(|(i, p)| p.commit && !self.answers.contains_key(i))
+            .map(|(_, p)| p.sure)
+            .product::<f64>();
+        let mut chance = before * (1.0 - p.sure);
+        candidates.assume(at, !p.assumed);
+        let mut reserve = self.reserves.remove(&at).unwrap_or_default();
+        // the candidates already in reserve, under the same assumptions
+        for (k, r) in reserve.tests.iter().enumerate() {
+            match candidates.next() {
+                Some(c) if c.mask == r.kept.mask => {
+                    if c.expect != r.assumed {
+                        candidates.assume(c.index, r.assumed);
+                    }
+                }
+                _ => {
+                    debug_assert!(false, "the stream changed under the same assumptions");
+                    let dropped = reserve.tests.split_off(k);
+                    self.orphans.extend(dropped.into_iter().map(|r| r.kept));
+                    reserve.ended = true;
+                    break;
+                }
+            }
+        }
+        chance *= reserve.holds();
+        let (mut launched, was) = (0, (reserve.tests.len(), reserve.ended));
+        let sent = loop {
+            if launched == room || chance < rival || reserve.ended {
+                break Ok(());
+            }
+            let Some(c) = candidates.next() else {
+                reserve.ended = true;
+                break Ok(());
+            };
+            if c.context.step == Step::Merge {
+                // it waits for probes not answered yet (see `feed_jobs`)
+                reserve.ended = true;
+                break Ok(());
+            }
+            let odds = ledger.chance(c.context, c.expect);
+            let mut assumed = odds > 0.5;
+            let mut sure = odds.max(1.0 - odds);
+            let kept = match self.take_orphan(&c.mask) {
+                Some(kept) => kept,
+                None => {
+                    self.tickets += 1;
+                    let cancel = Arc::new(Cancel::default());
+                    let job = Job {
+                        ticket: self.tickets,
+                        index: c.index,
+                        level: c.level,
+                        mask: c.mask.clone(),
+                        cancel: cancel.clone(),
+                    };
+                    if job_tx.send(job).is_err() {
+                        break Err(Verdict::Stopped);
+                    }
+                    let flight = Flight {
+                        ticket: self.tickets,
+                        cancel,
+                        sent: Instant::now(),
+                        guessed_again: false,
+                    };
+                    Kept { mask: c.mask, orphan: Orphan::Flying(flight), other: true }
+                }
+            };
+            match &kept.orphan {
+                Orphan::Flying(_) => launched += 1,
+                Orphan::Answered(done) => {
+                    if let Some(known) = known(done) {
+                        (assumed, sure) = (known, 1.0);
+                    }
+                }
+            }
+            if assumed != c.expect {
+                candidates.assume(c.index, assumed);
+            }
+            if c.commit {
+                chance *= sure;
+            }
+            reserve.tests.push(Reserved { kept, assumed, sure, commit: c.commit });
+        };
+        let fetched = (reserve.tests.len(), reserve.ended) != was;
+        self.reserves.insert(at, reserve);
+        sent.map(|()| fetched)
+    }
+
+    /// Brings the stream back to the chain of guesses after
+    /// [`Dispatch::fetch_other`] about candidate `at`: the same candidates
+    /// again, under the same assumptions.
+    fn restore(&mut self, ledger: &mut dyn Ledger, candidates: &mut dyn Candidates, at: usize) {
+        candidates.assume(at, self.pending[&at].assumed);
+        let mut diverged = None;
+        for (&i, p) in self.pending.range(at + 1..) {
+            match candidates.next() {
+                Some(c) if c.index == i && c.mask == p.mask => {
+                    if c.expect != p.assumed {
+                        candidates.assume(i, p.assumed);
+                    }
+                }
+                _ => {
+                    diverged = Some(i - 1);
+                    break;
+                }
+            }
+        }
+        // a search proposes the same under the same outcomes; were it not
+        // so, the chain goes on from where it still agrees
+        debug_assert_eq!(diverged, None, "the stream changed under the same assumptions");
+        if let Some(i) = diverged {
+            let assumed = self.pending[&i].assumed;
+            self.assume(ledger, candidates, i, assumed);
+        }
+    }
+
+    /// The chance that the chain's next candidate will be needed: that the
     /// outcomes assumed for the changes before it that are not answered
-    /// yet all hold with a chance of at least [`MIN_CHANCE`]. (A probe
-    /// changes nothing the candidates after it depend on, but its merge,
-    /// which is held until the probes are answered.)
-    fn likely(&self) -> bool {
+    /// yet all hold. It is handed out only if at least [`MIN_CHANCE`]. (A
+    /// probe changes nothing the candidates after it depend on, but its
+    /// merge, which is held until the probes are answered.)
+    fn chain_chance(&self) -> f64 {
         let pending =
             self.pending.iter().filter(|(i, p)| p.commit && !self.answers.contains_key(i));
-        pending.map(|(_, p)| p.sure).product::<f64>() >= MIN_CHANCE
+        pending.map(|(_, p)| p.sure).product::<f64>()
     }
 
     /// Whether every candidate before `index` has its answer.
@@ -324,7 +627,13 @@ impl Dispatch {
                 .settle(p.guess, p.context, p.commit, &p.mask, done)
                 .ok_or(Verdict::Stopped)?;
             debug_assert_eq!(interesting, p.assumed, "a divergence was assumed when it arrived");
+            if p.other {
+                ledger.other_branch_used();
+            }
             candidates.settle(self.settled, interesting);
+            if let Some(reserve) = self.reserves.remove(&self.settled) {
+                self.drop_kept(ledger, reserve.into_kept().collect());
+            }
             self.settled += 1;
         }
         Ok(())
@@ -333,8 +642,7 @@ impl Dispatch {
     /// Takes in a worker's answer.
     fn answer(&mut self, ledger: &mut dyn Ledger, candidates: &mut dyn Candidates, mut done: Done) {
         let Some(index) = self.tickets_at.remove(&done.ticket) else {
-            // cancelled since: a candidate no longer in the stream
-            ledger.waste(&done);
+            self.answer_reserve(ledger, done);
             return;
         };
         done.index = index;
@@ -346,8 +654,58 @@ impl Dispatch {
         }
         let outcome = known(&done);
         self.answers.insert(index, done);
-        if let Some(interesting) = outcome.filter(|&i| i != self.pending[&index].assumed) {
-            self.assume(ledger, candidates, index, interesting);
+        match outcome {
+            Some(interesting) if interesting != self.pending[&index].assumed => {
+                self.assume(ledger, candidates, index, interesting);
+            }
+            _ => {
+                // the guess holds: its other branch is not needed
+                if let Some(reserve) = self.reserves.remove(&index) {
+                    self.drop_kept(ledger, reserve.into_kept().collect());
+                }
+            }
+        }
+    }
+
+    /// Takes in the answer of a test not in the chain: one in reserve, or
+    /// one cancelled since (a candidate no longer in the stream).
+    fn answer_reserve(&mut self, ledger: &mut dyn Ledger, done: Done) {
+        let ticket = done.ticket;
+        let found = self.reserves.values_mut().find_map(|reserve| {
+            let k = reserve
+                .tests
+                .iter()
+                .position(|r| matches!(&r.kept.orphan, Orphan::Flying(f) if f.ticket == ticket))?;
+            Some((reserve, k))
+        });
+        let Some((reserve, k)) = found else {
+            ledger.waste(&done);
+            return;
+        };
+        if let Orphan::Flying(flight) = &reserve.tests[k].kept.orphan {
+            if let Ok(Eval::Tested(outcome, _)) = &done.eval {
+                if !matches!(outcome, Outcome::Timeout | Outcome::Cancelled) {
+                    ledger.timing().record(outcome.is_interesting(), flight.sent.elapsed());
+                }
+            }
+        }
+        let Some(outcome) = known(&done) else {
+            // cancelled or failed: the branch is cut here, to be run again
+            let dropped: Vec<Kept> = reserve.tests.drain(k..).map(|r| r.kept).collect();
+            reserve.ended = false;
+            ledger.waste(&done);
+            self.drop_kept(ledger, dropped);
+            return;
+        };
+        let r = &mut reserve.tests[k];
+        r.kept.orphan = Orphan::Answered(done);
+        r.sure = 1.0;
+        if outcome != r.assumed {
+            // what the branch handed out after it assumed otherwise
+            r.assumed = outcome;
+            let dropped: Vec<Kept> = reserve.tests.drain(k + 1..).map(|r| r.kept).collect();
+            reserve.ended = false;
+            self.drop_kept(ledger, dropped);
         }
     }
 
@@ -365,17 +723,24 @@ impl Dispatch {
         let mut left = self.pending.split_off(&(index + 1));
         self.held = self.held.filter(|&(i, _)| i <= index);
         for (i, flight) in self.flying.split_off(&(index + 1)) {
-            let mask = left.remove(&i).expect("candidates in flight are pending").mask;
-            self.orphans.push((mask, Orphan::Flying(flight)));
+            let p = left.remove(&i).expect("candidates in flight are pending");
+            let orphan = Orphan::Flying(flight);
+            self.orphans.push(Kept { mask: p.mask, orphan, other: p.other });
         }
         for (i, done) in self.answers.split_off(&(index + 1)) {
             match left.remove(&i) {
                 Some(p) if known(&done).is_some() => {
-                    self.orphans.push((p.mask, Orphan::Answered(done)));
+                    let orphan = Orphan::Answered(done);
+                    self.orphans.push(Kept { mask: p.mask, orphan, other: p.other });
                 }
                 _ => ledger.waste(&done),
             }
         }
+        // the reserve of `index` is the branch now taken; those after it
+        // were fetched under assumptions that no longer hold, and are kept
+        // only if the stream hands the same candidates out again
+        let reserves = self.reserves.split_off(&index).into_values();
+        self.orphans.extend(reserves.flat_map(Reserve::into_kept));
         self.pending.get_mut(&index).expect("assumptions are about pending candidates").assumed =
             interesting;
         candidates.assume(index, interesting);
@@ -421,8 +786,13 @@ mod tests {
         /// Answers that came back cancelled.
         cancelled: usize,
         guessed_again: usize,
+        /// Settled answers of tests of the other branch of a guess.
+        other_branch_used: usize,
         /// Stop the run once this many candidates are settled.
         stop_after: Option<usize>,
+        /// How sure every guess is (0.5 to 1): a candidate is guessed to
+        /// turn out as its search expects with this chance.
+        sure: f64,
     }
 
     impl<'s> Fake<'s> {
@@ -436,7 +806,9 @@ mod tests {
                 wasted: 0,
                 cancelled: 0,
                 guessed_again: 0,
+                other_branch_used: 0,
                 stop_after: None,
+                sure: 1.0,
             }
         }
 
@@ -478,7 +850,11 @@ mod tests {
         }
 
         fn chance(&self, _context: Context, expect: bool) -> f64 {
-            f64::from(u8::from(expect))
+            if expect {
+                self.sure
+            } else {
+                1.0 - self.sure
+            }
         }
 
         fn settle(&mut self, _: bool, _: Context, _: bool, _: &Mask, done: Done) -> Option<bool> {
@@ -501,6 +877,10 @@ mod tests {
 
         fn guessed_again(&mut self) {
             self.guessed_again += 1;
+        }
+
+        fn other_branch_used(&mut self) {
+            self.other_branch_used += 1;
         }
     }
 
@@ -527,9 +907,23 @@ mod tests {
         }
     }
 
+    /// What happened to the tests of a run with the fake.
+    struct Counts {
+        wasted: usize,
+        cancelled: usize,
+        guessed_again: usize,
+        other_branch_used: usize,
+    }
+
     /// HDD+ over `n` flat units, with the fake at `jobs` and with a plain
     /// one-at-a-time oracle: both masks, and the fake.
     fn both(n: usize, jobs: usize, script: Script<'_>) -> (Mask, Mask, usize, usize, usize) {
+        let (sequential, parallel, c) = both_sure(n, jobs, 1.0, script);
+        (sequential, parallel, c.wasted, c.cancelled, c.guessed_again)
+    }
+
+    /// [`both`], with every guess only `sure` to hold.
+    fn both_sure(n: usize, jobs: usize, sure: f64, script: Script<'_>) -> (Mask, Mask, Counts) {
         let tree = flat(n);
         let units = Units::new(&tree);
         let reduce = |oracle: &mut dyn Oracle| {
@@ -544,8 +938,15 @@ mod tests {
         let mut plain = FnOracle::new(&units, |p: &[NodeId]| script(p).0.is_interesting());
         let sequential = reduce(&mut plain);
         let mut fake = Fake::new(&units, script, jobs);
+        fake.sure = sure;
         let parallel = reduce(&mut fake);
-        (sequential, parallel, fake.wasted, fake.cancelled, fake.guessed_again)
+        let counts = Counts {
+            wasted: fake.wasted,
+            cancelled: fake.cancelled,
+            guessed_again: fake.guessed_again,
+            other_branch_used: fake.other_branch_used,
+        };
+        (sequential, parallel, counts)
     }
 
     fn ms(n: u64) -> Duration {
@@ -569,6 +970,29 @@ mod tests {
             let (sequential, parallel, wasted, cancelled, _) = both(30, jobs, &script);
             assert_eq!(parallel, sequential, "-j {jobs}");
             assert!(wasted > 0 && cancelled > 0, "-j {jobs}: no speculation went wrong");
+        }
+    }
+
+    #[test]
+    fn idle_workers_take_the_other_branch_of_unsure_guesses_and_the_result_stands() {
+        // every guess holds with a chance of only 0.6, so the chain of
+        // guesses stops a few candidates deep and idle workers take the
+        // other branches; a third of the units can go, so many guesses are
+        // wrong; latencies vary from candidate to candidate, so answers
+        // arrive out of order
+        let needed =
+            |p: &[NodeId]| (0..36).filter(|u| u % 3 != 2).all(|u| p.contains(&NodeId(u + 1)));
+        let script = |p: &[NodeId]| {
+            let outcome = if needed(p) { Outcome::Interesting } else { Outcome::Exit(1) };
+            let spread = p.iter().map(|id| id.0 as u64).sum::<u64>() % 7;
+            (outcome, ms(1 + spread))
+        };
+        for jobs in [2, 4, 8, 16, 32] {
+            let (sequential, parallel, counts) = both_sure(36, jobs, 0.6, &script);
+            assert_eq!(parallel, sequential, "-j {jobs}");
+            // with two workers the chain is always the likelier
+            let used = counts.other_branch_used > 0;
+            assert!(used || jobs == 2, "-j {jobs}: no test of another branch was used");
         }
     }
 

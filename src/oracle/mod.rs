@@ -362,4 +362,8 @@ impl Ledger for Evaluator<'_> {
     fn guessed_again(&mut self) {
         self.stats.guessed_again += 1;
     }
+
+    fn other_branch_used(&mut self) {
+        self.stats.other_branch_used += 1;
+    }
 }

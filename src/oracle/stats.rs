@@ -42,6 +42,9 @@ pub struct Stats {
     /// Tests guessed again as interesting while they ran, because they
     /// outlasted nearly all recent failing tests (with `-j`).
     pub guessed_again: u64,
+    /// Useful tests that ran on the other branch of a guess, started while
+    /// workers were idle before the guess turned out wrong (with `-j`).
+    pub other_branch_used: u64,
     /// Candidates answered from the cache.
     pub cache_hits: u64,
     /// Candidates rejected by the syntax guard without running the test.
@@ -103,6 +106,7 @@ impl Stats {
             expected_interesting: 0,
             mispredicted: 0,
             guessed_again: 0,
+            other_branch_used: 0,
             cache_hits: 0,
             guard_skips: 0,
             same_text: 0,
