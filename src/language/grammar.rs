@@ -178,6 +178,12 @@ pub struct DeclareData {
     /// name is the first such token inside the declaration (inside `field`,
     /// when given).
     pub name: String,
+    /// Other token kinds that spell names of the same kind: tree-sitter-c
+    /// reads `uint16_t` as a `primitive_type`, so a preprocessed file's
+    /// `typedef unsigned short uint16_t;` declares a name that its uses
+    /// spell as one. Without it, such a typedef has no uses (and no group).
+    #[serde(default)]
+    pub spelled: Vec<String>,
     /// The field of the declaring node that holds the name (e.g. C's
     /// `declarator`, so that a `typedef struct { T x; } U;` declares `U`).
     #[serde(default)]

@@ -276,6 +276,11 @@ fn compile_bindings(
         for k in spellings {
             b.same[k as usize] = name;
         }
+        for other in &d.spelled {
+            for k in v.named(other).with_context(ctx)? {
+                b.same[k as usize] = name;
+            }
+        }
         let field = d.field.as_deref().map(|f| v.field(f)).transpose().with_context(ctx)?;
         for k in v.named(&d.kind).with_context(ctx)? {
             b.declare[k as usize] = Some(Declare { name, each: d.each });

@@ -511,6 +511,11 @@ mod tests {
         let g = texts("cpp", "typedef short T;\nT f();\nstruct S { T g(); };\n");
         let want = ["typedef short T;", "T", "T"].map(String::from).to_vec();
         assert!(g.contains(&want), "{g:?}");
+        // tree-sitter reads libc's type names as primitive types
+        let g =
+            texts("cpp", "typedef short uint16_t;\nuint16_t f();\nuint16_t f() { return 0; }\n");
+        let want = ["typedef short uint16_t;", "uint16_t", "uint16_t"].map(String::from).to_vec();
+        assert!(g.contains(&want), "{g:?}");
     }
 
     #[test]
