@@ -87,6 +87,100 @@ impl TreeSitterFrontend {
         )
     }
 
+    /// Adds the nodes of `ts`, a parse of `src[offset..]` (of the whole
+    /// file when `offset` is 0, else of a token's text parsed again), under
+    /// the builder's innermost open node. Breaks when the interrupt is set.
+    fn build(
+        &self,
+        b: &mut TreeBuilder,
+        ts: &tree_sitter::Tree,
+        src: &[u8],
+        offset: usize,
+        built: &mut usize,
+    ) -> ControlFlow<()> {
+        let body = b.current().is_some();
+        let mut cursor = ts.walk();
+        loop {
+            *built += 1;
+            if built.is_multiple_of(INTERRUPT_EVERY) && self.interrupt.is_set() {
+                return ControlFlow::Break(());
+            }
+            let node = cursor.node();
+            let field = cursor.field_id().map_or(0, |f| f.get());
+            let parent = b.current().map(|p| b.node(p).clone());
+            let root = body && cursor.depth() == 0;
+            let (f, slot, action) = if root {
+                // the body's root stands for the token, which goes whole
+                (flags::NAMED, 0, Action::Keep)
+            } else {
+                self.classify(parent.as_ref(), &node, field)
+            };
+            let kind = if node.is_error() { ERROR_KIND } else { node.kind_id() };
+            let (start, end) = (node.start_byte() + offset, node.end_byte() + offset);
+            let id = b.open(kind, f, start, end);
+            let n = b.node_mut(id);
+            n.action = action;
+            n.slot = slot;
+            if let Action::Replace(e) = action {
+                let e = e as usize;
+                let len = self.tables.replacements[e].len();
+                if len >= node.byte_range().len() || self.tables.entry_grouped[e] {
+                    n.role |= roles::GROUPED;
+                }
+            }
+            if parent.as_ref().is_some_and(|p| self.tables.is_name_place(p.kind, field)) {
+                n.role |= roles::NAME_PLACE;
+            }
+            n.member = if node.is_error() || root {
+                0
+            } else {
+                self.tables.member.get(kind as usize).copied().unwrap_or(0)
+            };
+            let table = |t: &[bool]| t.get(kind as usize).copied().unwrap_or(false);
+            if !table(&self.tables.atomic) && cursor.goto_first_child() {
+                continue;
+            }
+            if !body && table(&self.tables.reparse) && node.child_count() == 0 {
+                self.body(b, src, start, end, built)?;
+            }
+            b.close();
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return ControlFlow::Continue(());
+                }
+                b.close();
+            }
+        }
+    }
+
+    /// Parses the text `src[start..end]` of a token of a `reparse` kind
+    /// again, as the language, and adds its tree under the token (open in
+    /// the builder); leaves the token opaque when that parse has syntax
+    /// errors, since a macro body is often not the language alone (`##`,
+    /// half a statement). Bodies are not parsed again inside bodies, so a
+    /// file costs at most two parses of its length.
+    fn body(
+        &self,
+        b: &mut TreeBuilder,
+        src: &[u8],
+        start: usize,
+        end: usize,
+        built: &mut usize,
+    ) -> ControlFlow<()> {
+        let text = &src[start..end];
+        let Some(ts) = self.ts_parse(text, None) else {
+            return ControlFlow::Break(()); // only the interrupt stops a parse
+        };
+        let root = ts.root_node();
+        if root.has_error() || root.child_count() == 0 {
+            return ControlFlow::Continue(());
+        }
+        self.build(b, &ts, src, start, built)
+    }
+
     /// Flags, slot and action of a node, given its parent and field.
     fn classify(
         &self,
@@ -186,53 +280,15 @@ impl Frontend for TreeSitterFrontend {
             // keep the input whole rather than fail
             return whole(src, 0, self.info.clone());
         };
-        let mut cursor = ts.walk();
         let mut built = 0usize;
-        loop {
-            built += 1;
-            if built.is_multiple_of(INTERRUPT_EVERY) && self.interrupt.is_set() {
-                return whole(src, 0, self.info.clone());
-            }
-            let node = cursor.node();
-            let field = cursor.field_id().map_or(0, |f| f.get());
-            let parent = b.current().map(|p| b.node(p).clone());
-            let (f, slot, action) = self.classify(parent.as_ref(), &node, field);
-            let kind = if node.is_error() { ERROR_KIND } else { node.kind_id() };
-            let id = b.open(kind, f, node.start_byte(), node.end_byte());
-            let n = b.node_mut(id);
-            n.action = action;
-            n.slot = slot;
-            if let Action::Replace(e) = action {
-                let e = e as usize;
-                let len = self.tables.replacements[e].len();
-                if len >= node.byte_range().len() || self.tables.entry_grouped[e] {
-                    n.role |= roles::GROUPED;
-                }
-            }
-            if parent.as_ref().is_some_and(|p| self.tables.is_name_place(p.kind, field)) {
-                n.role |= roles::NAME_PLACE;
-            }
-            n.member = if node.is_error() {
-                0
-            } else {
-                self.tables.member.get(kind as usize).copied().unwrap_or(0)
-            };
-            let atomic = self.tables.atomic.get(kind as usize).copied().unwrap_or(false);
-            if !atomic && cursor.goto_first_child() {
-                continue;
-            }
-            b.close();
-            loop {
-                if cursor.goto_next_sibling() {
-                    break;
-                }
-                if !cursor.goto_parent() {
-                    b.set_error_count(errors(&ts).len());
-                    return b.finish(self.info.clone());
-                }
-                b.close();
-            }
+        if self.build(&mut b, &ts, &src, 0, &mut built).is_break() {
+            return whole(src, 0, self.info.clone());
         }
+        // the file's own errors, as a full parse counts them: errors of a
+        // body parsed again never count (the guard's parse sees none), and
+        // such a body stays opaque anyway
+        b.set_error_count(errors(&ts).len());
+        b.finish(self.info.clone())
     }
 
     fn order(&self) -> OrderData {
@@ -278,5 +334,128 @@ impl Frontend for TreeSitterFrontend {
 
     fn set_interrupt(&mut self, interrupt: Interrupt) {
         self.interrupt = interrupt;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::language::by_name;
+    use crate::syntax::mask::Mask;
+    use crate::syntax::tree::{Action, NodeId, Tree};
+    use crate::syntax::Unparser;
+
+    fn parse(lang: &str, src: &str) -> Tree {
+        let frontend = by_name(lang).expect("a language").frontend().expect("builds");
+        frontend.parse(Arc::from(src.as_bytes()))
+    }
+
+    /// The nodes inside the first node of kind `kind`: depth below it, kind
+    /// and text.
+    fn inside(tree: &Tree, kind: &str) -> Vec<(usize, String, String)> {
+        let nodes = tree.nodes();
+        let at = nodes.iter().position(|n| tree.kind_name(n.kind) == kind).expect("the kind");
+        let mut out = Vec::new();
+        for i in at + 1..nodes[at].subtree_end as usize {
+            let mut depth = 0;
+            let mut p = nodes[i].parent as usize;
+            while p != at {
+                depth += 1;
+                p = nodes[p].parent as usize;
+            }
+            let text = String::from_utf8_lossy(tree.text(NodeId(i as u32))).into_owned();
+            out.push((depth, tree.kind_name(nodes[i].kind).to_string(), text));
+        }
+        out
+    }
+
+    /// The text with the named children of the body's root whose text
+    /// starts with one of `off` switched off.
+    fn without(tree: &Tree, off: &[&str]) -> String {
+        let nodes = tree.nodes();
+        let body =
+            nodes.iter().position(|n| tree.kind_name(n.kind) == "preproc_arg").expect("a body") + 1;
+        let mut mask = Mask::new(tree.len());
+        for c in tree.children(NodeId(body as u32)) {
+            let text = String::from_utf8_lossy(tree.text(c)).into_owned();
+            if off.iter().any(|o| text.starts_with(o)) {
+                assert_eq!(tree.node(c).action, Action::Delete, "{text}");
+                mask.set_off(c);
+            }
+        }
+        let mut out = Vec::new();
+        Unparser::new().unparse(tree, &mask, &mut out);
+        String::from_utf8(out).expect("utf-8")
+    }
+
+    const MACRO: &str = "#define M(x) \\\n  int a; \\\n  a = x; \\\n  f(a);\nint y;\n";
+
+    #[test]
+    fn a_macro_body_is_parsed_again_under_its_token() {
+        let tree = parse("c", MACRO);
+        let got = inside(&tree, "preproc_arg");
+        let want: &[(usize, &str, &str)] = &[
+            (0, "translation_unit", "int a; \\\n  a = x; \\\n  f(a);"),
+            (1, "declaration", "int a;"),
+            (2, "primitive_type", "int"),
+            (2, "identifier", "a"),
+            (2, ";", ";"),
+            (1, "expression_statement", "a = x;"),
+            (2, "assignment_expression", "a = x"),
+            (3, "identifier", "a"),
+            (3, "=", "="),
+            (3, "identifier", "x"),
+            (2, ";", ";"),
+            (1, "expression_statement", "f(a);"),
+            (2, "call_expression", "f(a)"),
+            (3, "identifier", "f"),
+            (3, "argument_list", "(a)"),
+            (4, "(", "("),
+            (4, "identifier", "a"),
+            (4, ")", ")"),
+            (2, ";", ";"),
+        ];
+        let want: Vec<_> =
+            want.iter().map(|&(d, k, t)| (d, k.to_string(), t.to_string())).collect();
+        assert_eq!(got, want);
+        assert_eq!(without(&tree, &[]), MACRO);
+        assert_eq!(tree.error_count(), 0);
+        // the same in C++
+        assert_eq!(inside(&parse("cpp", MACRO), "preproc_arg")[1].1, "declaration");
+    }
+
+    #[test]
+    fn deleted_lines_of_a_body_keep_its_continuations() {
+        let tree = parse("c", MACRO);
+        let cases: &[(&[&str], &str)] = &[
+            (&["a ="], "#define M(x) \\\n  int a; \\\n  f(a);\nint y;\n"),
+            (&["int", "a ="], "#define M(x) \\\n  \\\n  f(a);\nint y;\n"),
+            (&["f("], "#define M(x) \\\n  int a; \\\n  a = x;\nint y;\n"),
+            (&["a =", "f("], "#define M(x) \\\n  int a;\nint y;\n"),
+            // the body's first line too: the macro ends on an empty
+            // continued line, never on `int y;`
+            (&["int", "a =", "f("], "#define M(x) \\\n\nint y;\n"),
+        ];
+        for &(off, want) in cases {
+            assert_eq!(without(&tree, off), want, "without {off:?}");
+        }
+        // a body on the directive's line
+        let tree = parse("c", "#define M(x) int a; \\\n  f(a);\nint y;\n");
+        assert_eq!(without(&tree, &["f("]), "#define M(x) int a;\nint y;\n");
+        assert_eq!(without(&tree, &["int"]), "#define M(x) \\\n  f(a);\nint y;\n");
+    }
+
+    #[test]
+    fn a_body_with_syntax_errors_stays_whole_and_counts_none() {
+        for src in ["#define P(a, b) a##b\n", "#define N(x) ((x) + 1)\n", "#define E if (x\n"] {
+            let tree = parse("c", src);
+            assert_eq!(inside(&tree, "preproc_arg"), [], "{src}");
+            assert_eq!(tree.error_count(), 0, "{src}");
+        }
+        // a file's own errors are counted as a full parse counts them
+        let tree = parse("c", "#define M int a; f(a);\nint y = ;\n");
+        assert_eq!(inside(&tree, "preproc_arg").len(), 13);
+        assert_eq!(tree.error_count(), 1);
     }
 }
