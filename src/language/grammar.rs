@@ -35,7 +35,9 @@ pub struct GrammarData {
     /// of a `#define`, which tree-sitter keeps as one opaque token. Without
     /// it a macro is kept or dropped whole, and a result keeps every line
     /// of a long macro body of which one statement matters. A text whose
-    /// parse has syntax errors (`##`, half a statement) stays opaque.
+    /// parse has syntax errors is parsed once more with a `;` after it (an
+    /// expression); if it still has errors (`##`, half a statement), it
+    /// stays opaque.
     #[serde(default)]
     pub reparse: Vec<String>,
 

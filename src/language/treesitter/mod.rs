@@ -27,6 +27,20 @@ mod node_types;
 use incremental::{errors, Base};
 use node_types::{Grammar, Places, Slot};
 
+/// Moves `cursor` to the next node in preorder after the current one's
+/// subtree, closing in `b` the nodes it leaves; true at the end of the tree.
+fn next(cursor: &mut tree_sitter::TreeCursor<'_>, b: &mut TreeBuilder) -> bool {
+    loop {
+        if cursor.goto_next_sibling() {
+            return false;
+        }
+        if !cursor.goto_parent() {
+            return true;
+        }
+        b.close();
+    }
+}
+
 /// Builds the front-end of one registry row.
 pub(crate) fn build(
     info: &LangInfo,
@@ -87,18 +101,23 @@ impl TreeSitterFrontend {
         )
     }
 
-    /// Adds the nodes of `ts`, a parse of `src[offset..]` (of the whole
-    /// file when `offset` is 0, else of a token's text parsed again), under
-    /// the builder's innermost open node. Breaks when the interrupt is set.
+    /// Adds the nodes of `ts`, a parse of `src[offset..limit]` (of the
+    /// whole file when `offset` is 0, else of a token's text parsed again,
+    /// perhaps with a `;` after it), under the builder's innermost open
+    /// node; nodes past `limit` (that `;`) are left out, and those that
+    /// reach past it end there. Breaks when the interrupt is set.
     fn build(
         &self,
         b: &mut TreeBuilder,
         ts: &tree_sitter::Tree,
         src: &[u8],
-        offset: usize,
+        (offset, limit): (usize, usize),
         built: &mut usize,
     ) -> ControlFlow<()> {
         let body = b.current().is_some();
+        let r = ts.root_node();
+        // the body's span: a node that spans it all goes with the token
+        let whole = (r.start_byte() + offset, (r.end_byte() + offset).min(limit));
         let mut cursor = ts.walk();
         loop {
             *built += 1;
@@ -106,17 +125,30 @@ impl TreeSitterFrontend {
                 return ControlFlow::Break(());
             }
             let node = cursor.node();
+            let (start, end) = (node.start_byte() + offset, node.end_byte() + offset);
+            if body && start >= limit {
+                // the `;` put after an expression body
+                if next(&mut cursor, b) {
+                    return ControlFlow::Continue(());
+                }
+                continue;
+            }
+            let end = end.min(limit);
             let field = cursor.field_id().map_or(0, |f| f.get());
             let parent = b.current().map(|p| b.node(p).clone());
             let root = body && cursor.depth() == 0;
-            let (f, slot, action) = if root {
+            let (f, slot, mut action) = if root {
                 // the body's root stands for the token, which goes whole
                 (flags::NAMED, 0, Action::Keep)
             } else {
                 self.classify(parent.as_ref(), &node, field)
             };
+            if body && cursor.depth() == 1 && (start, end) == whole {
+                // the body's only statement: deleting it is deleting the
+                // token, which has a test of its own
+                action = Action::Keep;
+            }
             let kind = if node.is_error() { ERROR_KIND } else { node.kind_id() };
-            let (start, end) = (node.start_byte() + offset, node.end_byte() + offset);
             let id = b.open(kind, f, start, end);
             let n = b.node_mut(id);
             n.action = action;
@@ -144,24 +176,20 @@ impl TreeSitterFrontend {
                 self.body(b, src, start, end, built)?;
             }
             b.close();
-            loop {
-                if cursor.goto_next_sibling() {
-                    break;
-                }
-                if !cursor.goto_parent() {
-                    return ControlFlow::Continue(());
-                }
-                b.close();
+            if next(&mut cursor, b) {
+                return ControlFlow::Continue(());
             }
         }
     }
 
     /// Parses the text `src[start..end]` of a token of a `reparse` kind
     /// again, as the language, and adds its tree under the token (open in
-    /// the builder); leaves the token opaque when that parse has syntax
-    /// errors, since a macro body is often not the language alone (`##`,
-    /// half a statement). Bodies are not parsed again inside bodies, so a
-    /// file costs at most two parses of its length.
+    /// the builder). A text with syntax errors is parsed once more with a
+    /// `;` after it (a macro body that is an expression); when that has
+    /// errors too the token stays opaque, since a macro body is often not
+    /// the language alone (`##`, half a statement). Bodies are not parsed
+    /// again inside bodies, so a file costs at most three parses of its
+    /// length.
     fn body(
         &self,
         b: &mut TreeBuilder,
@@ -171,14 +199,20 @@ impl TreeSitterFrontend {
         built: &mut usize,
     ) -> ControlFlow<()> {
         let text = &src[start..end];
-        let Some(ts) = self.ts_parse(text, None) else {
-            return ControlFlow::Break(()); // only the interrupt stops a parse
-        };
+        // only the interrupt stops a parse
+        let Some(mut ts) = self.ts_parse(text, None) else { return ControlFlow::Break(()) };
+        if ts.root_node().has_error() {
+            let statement = [text, b";"].concat();
+            let Some(again) = self.ts_parse(&statement, None) else {
+                return ControlFlow::Break(());
+            };
+            ts = again;
+        }
         let root = ts.root_node();
         if root.has_error() || root.child_count() == 0 {
             return ControlFlow::Continue(());
         }
-        self.build(b, &ts, src, start, built)
+        self.build(b, &ts, src, (start, end), built)
     }
 
     /// Flags, slot and action of a node, given its parent and field.
@@ -281,7 +315,7 @@ impl Frontend for TreeSitterFrontend {
             return whole(src, 0, self.info.clone());
         };
         let mut built = 0usize;
-        if self.build(&mut b, &ts, &src, 0, &mut built).is_break() {
+        if self.build(&mut b, &ts, &src, (0, src.len()), &mut built).is_break() {
             return whole(src, 0, self.info.clone());
         }
         // the file's own errors, as a full parse counts them: errors of a
@@ -447,8 +481,24 @@ mod tests {
     }
 
     #[test]
+    fn an_expression_body_is_read_as_a_statement_without_its_semicolon() {
+        let tree = parse("c", "#define N(x) ((x) + f(x))\nint y;\n");
+        let got = inside(&tree, "preproc_arg");
+        let kinds: Vec<&str> = got.iter().take(4).map(|(_, k, _)| k.as_str()).collect();
+        assert_eq!(
+            kinds,
+            ["translation_unit", "expression_statement", "parenthesized_expression", "("]
+        );
+        // nothing reaches past the body, and nothing stands for the `;`
+        assert!(got.iter().all(|(_, k, t)| k != ";" && t.len() <= 13), "{got:?}");
+        assert_eq!(got[1].2, "((x) + f(x))");
+        assert_eq!(tree.error_count(), 0);
+        assert_eq!(without(&tree, &[]), "#define N(x) ((x) + f(x))\nint y;\n");
+    }
+
+    #[test]
     fn a_body_with_syntax_errors_stays_whole_and_counts_none() {
-        for src in ["#define P(a, b) a##b\n", "#define N(x) ((x) + 1)\n", "#define E if (x\n"] {
+        for src in ["#define P(a, b) a##b\n", "#define S(x) #x\n", "#define E if (x\n"] {
             let tree = parse("c", src);
             assert_eq!(inside(&tree, "preproc_arg"), [], "{src}");
             assert_eq!(tree.error_count(), 0, "{src}");
