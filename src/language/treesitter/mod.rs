@@ -497,6 +497,23 @@ mod tests {
     }
 
     #[test]
+    fn a_large_or_deep_body_costs_what_the_same_text_as_a_file_does() {
+        let statements = "f(); \\\n".repeat(20_000);
+        let src = format!("#define M \\\n{statements}g();\nint y;\n");
+        let tree = parse("c", &src);
+        let alone = parse("c", &format!("{statements}g();\n"));
+        // the body's nodes are its text's alone; the file adds its root,
+        // the directive's four and the declaration's four
+        assert_eq!(tree.len(), alone.len() + 9, "{} and {}", tree.len(), alone.len());
+        assert_eq!(without(&tree, &[]), src);
+        // a deep expression, parsed a third time with its `;`
+        let deep = format!("#define D {}x{}\n", "(".repeat(5_000), ")".repeat(5_000));
+        let tree = parse("c", &deep);
+        assert!(tree.len() > 10_000 && tree.error_count() == 0, "{tree:?}");
+        assert_eq!(without(&tree, &[]), deep);
+    }
+
+    #[test]
     fn a_body_with_syntax_errors_stays_whole_and_counts_none() {
         for src in ["#define P(a, b) a##b\n", "#define S(x) #x\n", "#define E if (x\n"] {
             let tree = parse("c", src);
