@@ -30,6 +30,17 @@ pub struct GrammarData {
     #[serde(default)]
     pub atomic: Vec<String>,
 
+    /// Token kinds whose text is parsed again as the language and spliced
+    /// into the tree under the token: C's and C++'s `preproc_arg`, the body
+    /// of a `#define`, which tree-sitter keeps as one opaque token. Without
+    /// it a macro is kept or dropped whole, and a result keeps every line
+    /// of a long macro body of which one statement matters. A text whose
+    /// parse has syntax errors is parsed once more with a `;` after it (an
+    /// expression); if it still has errors (`##`, half a statement), it
+    /// stays opaque.
+    #[serde(default)]
+    pub reparse: Vec<String>,
+
     /// Minimal forms for children the grammar requires: `kind = "text"`. A
     /// required child (one the grammar does not allow to be absent, such as a
     /// function body) cannot be deleted, only replaced, and only by a text that

@@ -52,6 +52,9 @@ pub(crate) struct Tables {
     pub atomic: Vec<bool>,
     /// Per kind: 1 if hoisting moves it.
     pub member: Vec<u8>,
+    /// Per kind: whether a token of it is parsed again as the language
+    /// (grammar data `reparse`).
+    pub reparse: Vec<bool>,
     /// Per kind: which characters the shrinking pass may delete.
     pub shrink: Vec<Shrink>,
     /// The texts of the replacement entries, concrete kinds' entries first.
@@ -126,6 +129,13 @@ impl Tables {
             }
         }
 
+        let mut reparse = vec![false; kinds];
+        for name in &data.reparse {
+            for k in v.named(name).with_context(|| format!("in reparse: {name:?}"))? {
+                reparse[k as usize] = true;
+            }
+        }
+
         let mut list = vec![None; kinds];
         let mut lists = Vec::new();
         for l in &data.list {
@@ -174,6 +184,7 @@ impl Tables {
             order: data.order,
             atomic,
             member,
+            reparse,
             shrink,
             replacements,
             entry_names,
@@ -353,11 +364,12 @@ mod tests {
     #[test]
     fn names_resolve_to_kind_ids() {
         let t = compile(
-            "atomic = [\"text\"]\nhoist = [\"item\"]\n[replace]\nitem = \"x\"\n[[keep]]\nparent = \"doc\"\nkind = \"text\"\n",
+            "atomic = [\"text\"]\nhoist = [\"item\"]\nreparse = [\"text\"]\n[replace]\nitem = \"x\"\n[[keep]]\nparent = \"doc\"\nkind = \"text\"\n",
         )
         .expect("compiles");
         assert_eq!(t.atomic, [false, false, true]);
         assert_eq!(t.member, [0, 1, 0]);
+        assert_eq!(t.reparse, [false, false, true]);
         assert_eq!(t.replacement_of(1), Some(0));
         assert_eq!(t.replacement_of(2), None);
         assert!(t.is_kept(0, 0, 2) && !t.is_kept(0, 0, 1));
@@ -383,6 +395,8 @@ mod tests {
         let err = compile("hoist = [\"itme\"]\n").map(|_| ()).unwrap_err();
         let msg = format!("{err:#}");
         assert!(msg.contains("in hoist") && msg.contains("\"itme\""), "{msg}");
+        let err = compile("reparse = [\"txt\"]\n").map(|_| ()).unwrap_err();
+        assert!(format!("{err:#}").contains("in reparse"), "{err:#}");
         let err = compile("[[keep]]\nparent = \"doc\"\nfield = \"f\"\n").map(|_| ()).unwrap_err();
         assert!(format!("{err:#}").contains("no fields"), "{err:#}");
     }

@@ -456,8 +456,15 @@ impl TreeBuilder {
     }
 }
 
-/// Sets `lead` to the start of the whitespace run before each node, bounded by
-/// the end of its previous sibling (or the start of its parent).
+/// Whether `src[at]` is a backslash that continues its line (`\\` then a
+/// line break).
+pub(crate) fn continues(src: &[u8], at: usize) -> bool {
+    src[at] == b'\\' && matches!(&src[at + 1..], [b'\n', ..] | [b'\r', b'\n', ..])
+}
+
+/// Sets `lead` to the start of the whitespace run before each node (line
+/// continuations included), bounded by the end of its previous sibling (or
+/// the start of its parent).
 fn compute_leads(src: &[u8], nodes: &mut [Node]) {
     // bound[i]: where node i's leading whitespace may begin
     let mut bound = vec![0u32; nodes.len()];
@@ -476,8 +483,16 @@ fn compute_leads(src: &[u8], nodes: &mut [Node]) {
     for (i, n) in nodes.iter_mut().enumerate() {
         let lo = if n.parent == u32::MAX { 0 } else { bound[i] };
         let mut lead = n.start;
-        while lead > lo && src[lead as usize - 1].is_ascii_whitespace() {
-            lead -= 1;
+        while lead > lo {
+            let at = lead as usize;
+            // a backslash that continues a line (a macro body's) is
+            // whitespace too: a deleted line takes its own, never leaving
+            // one that would continue the line before onto the next
+            if src[at - 1].is_ascii_whitespace() || (lead < n.start && continues(src, at - 1)) {
+                lead -= 1;
+            } else {
+                break;
+            }
         }
         n.lead = lead;
     }

@@ -21,7 +21,7 @@
 //!   (`int a` never becomes `inta`): a space is put between them.
 
 use super::mask::Mask;
-use super::tree::{flags, Action, NodeId, Tree};
+use super::tree::{continues, flags, Action, NodeId, Tree};
 
 /// A byte range of the original to drop, and what to write instead.
 #[derive(Clone, Copy, Debug)]
@@ -205,7 +205,13 @@ fn push(out: &mut Vec<u8>, chunk: &[u8], join: bool, operators: bool) {
         out.extend_from_slice(chunk);
         return;
     }
-    let left = out.iter().rev().take_while(|c| c.is_ascii_whitespace()).count();
+    let mut left = out.iter().rev().take_while(|c| c.is_ascii_whitespace()).count();
+    if left < out.len() && continues(out, out.len() - left - 1) {
+        // the line break of a backslash that continues a line is not
+        // whitespace to merge: a macro body whose last lines went still
+        // ends where it did, on an empty continued line
+        left -= if out[out.len() - left] == b'\r' { 2 } else { 1 };
+    }
     let right = chunk.iter().take_while(|c| c.is_ascii_whitespace()).count();
     if left == out.len() {
         // nothing but whitespace before: whitespace left at the start of the
@@ -384,6 +390,21 @@ mod tests {
         let mut out = b"int".to_vec();
         push(&mut out, b"a", false, true);
         assert_eq!(out, b"inta");
+    }
+
+    #[test]
+    fn the_line_break_of_a_continuation_is_never_merged_away() {
+        // a macro whose last lines went ends on an empty continued line
+        let mut out = b"#define M \\\n  ".to_vec();
+        push(&mut out, b"\nint y;", true, true);
+        assert_eq!(out, b"#define M \\\n\nint y;");
+        let mut out = b"#define M \\\r\n  ".to_vec();
+        push(&mut out, b"\r\nint y;", true, true);
+        assert_eq!(out, b"#define M \\\r\n\r\nint y;");
+        // and one that goes on keeps its next line
+        let mut out = b"#define M \\\n  ".to_vec();
+        push(&mut out, b" \\\n  f();", true, true);
+        assert_eq!(out, b"#define M \\\n  \\\n  f();");
     }
 
     #[test]

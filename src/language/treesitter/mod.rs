@@ -27,6 +27,20 @@ mod node_types;
 use incremental::{errors, Base};
 use node_types::{Grammar, Places, Slot};
 
+/// Moves `cursor` to the next node in preorder after the current one's
+/// subtree, closing in `b` the nodes it leaves; true at the end of the tree.
+fn next(cursor: &mut tree_sitter::TreeCursor<'_>, b: &mut TreeBuilder) -> bool {
+    loop {
+        if cursor.goto_next_sibling() {
+            return false;
+        }
+        if !cursor.goto_parent() {
+            return true;
+        }
+        b.close();
+    }
+}
+
 /// Builds the front-end of one registry row.
 pub(crate) fn build(
     info: &LangInfo,
@@ -85,6 +99,120 @@ impl TreeSitterFrontend {
             old,
             Some(options),
         )
+    }
+
+    /// Adds the nodes of `ts`, a parse of `src[offset..limit]` (of the
+    /// whole file when `offset` is 0, else of a token's text parsed again,
+    /// perhaps with a `;` after it), under the builder's innermost open
+    /// node; nodes past `limit` (that `;`) are left out, and those that
+    /// reach past it end there. Breaks when the interrupt is set.
+    fn build(
+        &self,
+        b: &mut TreeBuilder,
+        ts: &tree_sitter::Tree,
+        src: &[u8],
+        (offset, limit): (usize, usize),
+        built: &mut usize,
+    ) -> ControlFlow<()> {
+        let body = b.current().is_some();
+        let r = ts.root_node();
+        // the body's span: a node that spans it all goes with the token
+        let whole = (r.start_byte() + offset, (r.end_byte() + offset).min(limit));
+        let mut cursor = ts.walk();
+        loop {
+            *built += 1;
+            if built.is_multiple_of(INTERRUPT_EVERY) && self.interrupt.is_set() {
+                return ControlFlow::Break(());
+            }
+            let node = cursor.node();
+            let (start, end) = (node.start_byte() + offset, node.end_byte() + offset);
+            if body && start >= limit {
+                // the `;` put after an expression body
+                if next(&mut cursor, b) {
+                    return ControlFlow::Continue(());
+                }
+                continue;
+            }
+            let end = end.min(limit);
+            let field = cursor.field_id().map_or(0, |f| f.get());
+            let parent = b.current().map(|p| b.node(p).clone());
+            let root = body && cursor.depth() == 0;
+            let (f, slot, mut action) = if root {
+                // the body's root stands for the token, which goes whole
+                (flags::NAMED, 0, Action::Keep)
+            } else {
+                self.classify(parent.as_ref(), &node, field)
+            };
+            if body && cursor.depth() == 1 && (start, end) == whole {
+                // the body's only statement: deleting it is deleting the
+                // token, which has a test of its own
+                action = Action::Keep;
+            }
+            let kind = if node.is_error() { ERROR_KIND } else { node.kind_id() };
+            let id = b.open(kind, f, start, end);
+            let n = b.node_mut(id);
+            n.action = action;
+            n.slot = slot;
+            if let Action::Replace(e) = action {
+                let e = e as usize;
+                let len = self.tables.replacements[e].len();
+                if len >= node.byte_range().len() || self.tables.entry_grouped[e] {
+                    n.role |= roles::GROUPED;
+                }
+            }
+            if parent.as_ref().is_some_and(|p| self.tables.is_name_place(p.kind, field)) {
+                n.role |= roles::NAME_PLACE;
+            }
+            n.member = if node.is_error() || root {
+                0
+            } else {
+                self.tables.member.get(kind as usize).copied().unwrap_or(0)
+            };
+            let table = |t: &[bool]| t.get(kind as usize).copied().unwrap_or(false);
+            if !table(&self.tables.atomic) && cursor.goto_first_child() {
+                continue;
+            }
+            if !body && table(&self.tables.reparse) && node.child_count() == 0 {
+                self.body(b, src, start, end, built)?;
+            }
+            b.close();
+            if next(&mut cursor, b) {
+                return ControlFlow::Continue(());
+            }
+        }
+    }
+
+    /// Parses the text `src[start..end]` of a token of a `reparse` kind
+    /// again, as the language, and adds its tree under the token (open in
+    /// the builder). A text with syntax errors is parsed once more with a
+    /// `;` after it (a macro body that is an expression); when that has
+    /// errors too the token stays opaque, since a macro body is often not
+    /// the language alone (`##`, half a statement). Bodies are not parsed
+    /// again inside bodies, so a file costs at most three parses of its
+    /// length.
+    fn body(
+        &self,
+        b: &mut TreeBuilder,
+        src: &[u8],
+        start: usize,
+        end: usize,
+        built: &mut usize,
+    ) -> ControlFlow<()> {
+        let text = &src[start..end];
+        // only the interrupt stops a parse
+        let Some(mut ts) = self.ts_parse(text, None) else { return ControlFlow::Break(()) };
+        if ts.root_node().has_error() {
+            let statement = [text, b";"].concat();
+            let Some(again) = self.ts_parse(&statement, None) else {
+                return ControlFlow::Break(());
+            };
+            ts = again;
+        }
+        let root = ts.root_node();
+        if root.has_error() || root.child_count() == 0 {
+            return ControlFlow::Continue(());
+        }
+        self.build(b, &ts, src, (start, end), built)
     }
 
     /// Flags, slot and action of a node, given its parent and field.
@@ -195,53 +323,15 @@ impl Frontend for TreeSitterFrontend {
             // keep the input whole rather than fail
             return whole(src, 0, self.info.clone());
         };
-        let mut cursor = ts.walk();
         let mut built = 0usize;
-        loop {
-            built += 1;
-            if built.is_multiple_of(INTERRUPT_EVERY) && self.interrupt.is_set() {
-                return whole(src, 0, self.info.clone());
-            }
-            let node = cursor.node();
-            let field = cursor.field_id().map_or(0, |f| f.get());
-            let parent = b.current().map(|p| b.node(p).clone());
-            let (f, slot, action) = self.classify(parent.as_ref(), &node, field);
-            let kind = if node.is_error() { ERROR_KIND } else { node.kind_id() };
-            let id = b.open(kind, f, node.start_byte(), node.end_byte());
-            let n = b.node_mut(id);
-            n.action = action;
-            n.slot = slot;
-            if let Action::Replace(e) = action {
-                let e = e as usize;
-                let len = self.tables.replacements[e].len();
-                if len >= node.byte_range().len() || self.tables.entry_grouped[e] {
-                    n.role |= roles::GROUPED;
-                }
-            }
-            if parent.as_ref().is_some_and(|p| self.tables.is_name_place(p.kind, field)) {
-                n.role |= roles::NAME_PLACE;
-            }
-            n.member = if node.is_error() {
-                0
-            } else {
-                self.tables.member.get(kind as usize).copied().unwrap_or(0)
-            };
-            let atomic = self.tables.atomic.get(kind as usize).copied().unwrap_or(false);
-            if !atomic && cursor.goto_first_child() {
-                continue;
-            }
-            b.close();
-            loop {
-                if cursor.goto_next_sibling() {
-                    break;
-                }
-                if !cursor.goto_parent() {
-                    b.set_error_count(errors(&ts).len());
-                    return b.finish(self.info.clone());
-                }
-                b.close();
-            }
+        if self.build(&mut b, &ts, &src, (0, src.len()), &mut built).is_break() {
+            return whole(src, 0, self.info.clone());
         }
+        // the file's own errors, as a full parse counts them: errors of a
+        // body parsed again never count (the guard's parse sees none), and
+        // such a body stays opaque anyway
+        b.set_error_count(errors(&ts).len());
+        b.finish(self.info.clone())
     }
 
     fn order(&self) -> OrderData {
@@ -287,5 +377,161 @@ impl Frontend for TreeSitterFrontend {
 
     fn set_interrupt(&mut self, interrupt: Interrupt) {
         self.interrupt = interrupt;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::language::by_name;
+    use crate::syntax::mask::Mask;
+    use crate::syntax::tree::{Action, NodeId, Tree};
+    use crate::syntax::Unparser;
+
+    fn parse(lang: &str, src: &str) -> Tree {
+        let frontend = by_name(lang).expect("a language").frontend().expect("builds");
+        frontend.parse(Arc::from(src.as_bytes()))
+    }
+
+    /// The nodes inside the first node of kind `kind`: depth below it, kind
+    /// and text.
+    fn inside(tree: &Tree, kind: &str) -> Vec<(usize, String, String)> {
+        let nodes = tree.nodes();
+        let at = nodes.iter().position(|n| tree.kind_name(n.kind) == kind).expect("the kind");
+        let mut out = Vec::new();
+        for i in at + 1..nodes[at].subtree_end as usize {
+            let mut depth = 0;
+            let mut p = nodes[i].parent as usize;
+            while p != at {
+                depth += 1;
+                p = nodes[p].parent as usize;
+            }
+            let text = String::from_utf8_lossy(tree.text(NodeId(i as u32))).into_owned();
+            out.push((depth, tree.kind_name(nodes[i].kind).to_string(), text));
+        }
+        out
+    }
+
+    /// The text with the named children of the body's root whose text
+    /// starts with one of `off` switched off.
+    fn without(tree: &Tree, off: &[&str]) -> String {
+        let nodes = tree.nodes();
+        let body =
+            nodes.iter().position(|n| tree.kind_name(n.kind) == "preproc_arg").expect("a body") + 1;
+        let mut mask = Mask::new(tree.len());
+        for c in tree.children(NodeId(body as u32)) {
+            let text = String::from_utf8_lossy(tree.text(c)).into_owned();
+            if off.iter().any(|o| text.starts_with(o)) {
+                assert_eq!(tree.node(c).action, Action::Delete, "{text}");
+                mask.set_off(c);
+            }
+        }
+        let mut out = Vec::new();
+        Unparser::new().unparse(tree, &mask, &mut out);
+        String::from_utf8(out).expect("utf-8")
+    }
+
+    const MACRO: &str = "#define M(x) \\\n  int a; \\\n  a = x; \\\n  f(a);\nint y;\n";
+
+    #[test]
+    fn a_macro_body_is_parsed_again_under_its_token() {
+        let tree = parse("c", MACRO);
+        let got = inside(&tree, "preproc_arg");
+        let want: &[(usize, &str, &str)] = &[
+            (0, "translation_unit", "int a; \\\n  a = x; \\\n  f(a);"),
+            (1, "declaration", "int a;"),
+            (2, "primitive_type", "int"),
+            (2, "identifier", "a"),
+            (2, ";", ";"),
+            (1, "expression_statement", "a = x;"),
+            (2, "assignment_expression", "a = x"),
+            (3, "identifier", "a"),
+            (3, "=", "="),
+            (3, "identifier", "x"),
+            (2, ";", ";"),
+            (1, "expression_statement", "f(a);"),
+            (2, "call_expression", "f(a)"),
+            (3, "identifier", "f"),
+            (3, "argument_list", "(a)"),
+            (4, "(", "("),
+            (4, "identifier", "a"),
+            (4, ")", ")"),
+            (2, ";", ";"),
+        ];
+        let want: Vec<_> =
+            want.iter().map(|&(d, k, t)| (d, k.to_string(), t.to_string())).collect();
+        assert_eq!(got, want);
+        assert_eq!(without(&tree, &[]), MACRO);
+        assert_eq!(tree.error_count(), 0);
+        // the same in C++
+        assert_eq!(inside(&parse("cpp", MACRO), "preproc_arg")[1].1, "declaration");
+    }
+
+    #[test]
+    fn deleted_lines_of_a_body_keep_its_continuations() {
+        let tree = parse("c", MACRO);
+        let cases: &[(&[&str], &str)] = &[
+            (&["a ="], "#define M(x) \\\n  int a; \\\n  f(a);\nint y;\n"),
+            (&["int", "a ="], "#define M(x) \\\n  \\\n  f(a);\nint y;\n"),
+            (&["f("], "#define M(x) \\\n  int a; \\\n  a = x;\nint y;\n"),
+            (&["a =", "f("], "#define M(x) \\\n  int a;\nint y;\n"),
+            // the body's first line too: the macro ends on an empty
+            // continued line, never on `int y;`
+            (&["int", "a =", "f("], "#define M(x) \\\n\nint y;\n"),
+        ];
+        for &(off, want) in cases {
+            assert_eq!(without(&tree, off), want, "without {off:?}");
+        }
+        // a body on the directive's line
+        let tree = parse("c", "#define M(x) int a; \\\n  f(a);\nint y;\n");
+        assert_eq!(without(&tree, &["f("]), "#define M(x) int a;\nint y;\n");
+        assert_eq!(without(&tree, &["int"]), "#define M(x) \\\n  f(a);\nint y;\n");
+    }
+
+    #[test]
+    fn an_expression_body_is_read_as_a_statement_without_its_semicolon() {
+        let tree = parse("c", "#define N(x) ((x) + f(x))\nint y;\n");
+        let got = inside(&tree, "preproc_arg");
+        let kinds: Vec<&str> = got.iter().take(4).map(|(_, k, _)| k.as_str()).collect();
+        assert_eq!(
+            kinds,
+            ["translation_unit", "expression_statement", "parenthesized_expression", "("]
+        );
+        // nothing reaches past the body, and nothing stands for the `;`
+        assert!(got.iter().all(|(_, k, t)| k != ";" && t.len() <= 13), "{got:?}");
+        assert_eq!(got[1].2, "((x) + f(x))");
+        assert_eq!(tree.error_count(), 0);
+        assert_eq!(without(&tree, &[]), "#define N(x) ((x) + f(x))\nint y;\n");
+    }
+
+    #[test]
+    fn a_large_or_deep_body_costs_what_the_same_text_as_a_file_does() {
+        let statements = "f(); \\\n".repeat(20_000);
+        let src = format!("#define M \\\n{statements}g();\nint y;\n");
+        let tree = parse("c", &src);
+        let alone = parse("c", &format!("{statements}g();\n"));
+        // the body's nodes are its text's alone; the file adds its root,
+        // the directive's four and the declaration's four
+        assert_eq!(tree.len(), alone.len() + 9, "{} and {}", tree.len(), alone.len());
+        assert_eq!(without(&tree, &[]), src);
+        // a deep expression, parsed a third time with its `;`
+        let deep = format!("#define D {}x{}\n", "(".repeat(5_000), ")".repeat(5_000));
+        let tree = parse("c", &deep);
+        assert!(tree.len() > 10_000 && tree.error_count() == 0, "{tree:?}");
+        assert_eq!(without(&tree, &[]), deep);
+    }
+
+    #[test]
+    fn a_body_with_syntax_errors_stays_whole_and_counts_none() {
+        for src in ["#define P(a, b) a##b\n", "#define S(x) #x\n", "#define E if (x\n"] {
+            let tree = parse("c", src);
+            assert_eq!(inside(&tree, "preproc_arg"), [], "{src}");
+            assert_eq!(tree.error_count(), 0, "{src}");
+        }
+        // a file's own errors are counted as a full parse counts them
+        let tree = parse("c", "#define M int a; f(a);\nint y = ;\n");
+        assert_eq!(inside(&tree, "preproc_arg").len(), 13);
+        assert_eq!(tree.error_count(), 1);
     }
 }
