@@ -105,11 +105,12 @@ fn print_summary(input: &std::path::Path, s: &Summary, quiet: bool) {
             Ended::TimeUp => "reduced (stopped by --max-time)",
             Ended::Signal(_) => "reduced (interrupted)",
         };
+        // `tests` counts the tests that ran to the end: those settled and
+        // those speculation did not need; the ones it cancelled come on top
         let speculation = if st.jobs > 1 {
             format!(
-                "{} useful, {} wasted or cancelled by speculation; ",
-                st.useful_tests,
-                st.wasted + st.cancelled
+                "{} useful, {} not needed, {} more cancelled by speculation; ",
+                st.useful_tests, st.wasted, st.cancelled
             )
         } else {
             String::new()
