@@ -217,6 +217,14 @@ impl Tables {
         Some(e as u16)
     }
 
+    /// Whether replacement entry `e`, for a node `len` bytes long, is for
+    /// coordinated deletion only: an entry of `group_replace`, or one as
+    /// long as the node (`x` by `0`), which alone would not shorten the
+    /// text.
+    pub(crate) fn only_in_groups(&self, e: u16, len: usize) -> bool {
+        self.entry_grouped[e as usize] || self.replacements[e as usize].len() == len
+    }
+
     /// Whether a child of kind `kind` in `field` of a `parent` is kept by a rule.
     pub(crate) fn is_kept(&self, parent: u16, field: u16, kind: u16) -> bool {
         self.keep.contains(&(parent, field, u16::MAX)) || self.keep.contains(&(parent, field, kind))

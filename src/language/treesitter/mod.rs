@@ -154,9 +154,7 @@ impl TreeSitterFrontend {
             n.action = action;
             n.slot = slot;
             if let Action::Replace(e) = action {
-                let e = e as usize;
-                let len = self.tables.replacements[e].len();
-                if len >= node.byte_range().len() || self.tables.entry_grouped[e] {
+                if self.tables.only_in_groups(e, node.byte_range().len()) {
                     n.role |= roles::GROUPED;
                 }
             }
@@ -302,9 +300,9 @@ impl TreeSitterFrontend {
             let len = node.end_byte() - node.start_byte();
             for &e in &places.replacements[index] {
                 if t.entry_kinds[e as usize][kind as usize] {
-                    // one no shorter is for coordinated deletion only (the
-                    // builder marks it `roles::GROUPED`)
-                    if t.replacements[e as usize].len() <= len || t.entry_grouped[e as usize] {
+                    // one for coordinated deletion only is marked so by
+                    // the builder (`roles::GROUPED`)
+                    if t.replacements[e as usize].len() < len || t.only_in_groups(e, len) {
                         return (f, Action::Replace(e));
                     }
                     break;
