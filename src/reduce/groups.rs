@@ -360,9 +360,9 @@ fn saved(tree: &Tree, off: &[NodeId]) -> i64 {
 /// there takes the call with it (`g(x);` goes whole rather than become
 /// `g();`, which a prototype or a macro would reject).
 fn in_call(tree: &Tree, id: NodeId) -> bool {
-    let calls = |at: u32| at != FILE && tree.info().bindings.is_call(tree.node(NodeId(at)).kind);
     let n = tree.node(id);
-    calls(n.parent) || (n.has(flags::ELEMENT) && calls(tree.node(NodeId(n.parent)).parent))
+    tree.is_call(n.parent)
+        || (n.has(flags::ELEMENT) && tree.is_call(tree.node(NodeId(n.parent)).parent))
 }
 
 /// Whether switching `id` off changes the text as its action says.

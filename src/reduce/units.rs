@@ -243,7 +243,7 @@ fn hoist_targets(tree: &Tree) -> (Vec<(NodeId, std::ops::Range<u32>)>, Vec<Targe
                 // node around it, but not a called function (`f(x)` by
                 // `f`: valid C that almost no test wants)
                 let is_leaf = leaf.is(d);
-                let kept = c.has(flags::KEPT) && (!is_leaf || calls(tree, c.parent));
+                let kept = c.has(flags::KEPT) && (!is_leaf || tree.is_call(c.parent));
                 let fits = slot.accepts(c.kind)
                     && (!is_leaf || tree.slot(NodeId(d)).accepts(n.kind))
                     && !c.is_empty()
@@ -273,11 +273,6 @@ fn hoist_targets(tree: &Tree) -> (Vec<(NodeId, std::ops::Range<u32>)>, Vec<Targe
     }
     chain_ends(tree, &leaf, &mut hoistable, &mut targets);
     (hoistable, targets)
-}
-
-/// Whether node `id` is a call (grammar data `calls`).
-fn calls(tree: &Tree, id: u32) -> bool {
-    id != NONE && tree.info().bindings.is_call(tree.node(NodeId(id)).kind)
 }
 
 /// Which nodes have nothing hoisting moves inside them, answered in

@@ -322,6 +322,12 @@ impl Tree {
         &self.src[n.start as usize..n.end as usize]
     }
 
+    /// Whether node `id` (a `parent` index: `u32::MAX` for none) is a call
+    /// (grammar data `calls`).
+    pub fn is_call(&self, id: u32) -> bool {
+        id != u32::MAX && self.info.bindings.is_call(self.nodes[id as usize].kind)
+    }
+
     /// The children of `id`, in order.
     pub fn children(&self, id: NodeId) -> Children<'_> {
         Children { tree: self, next: id.0 + 1, end: self.node(id).subtree_end }
