@@ -396,7 +396,15 @@ impl Dispatch {
     /// The orphan of candidate `mask`, if one is kept.
     fn take_orphan(&mut self, mask: &Mask) -> Option<Kept> {
         let k = self.orphans.iter().position(|k| k.mask == *mask)?;
-        Some(self.orphans.swap_remove(k))
+        let kept = self.orphans.swap_remove(k);
+        // a test left behind by the chain still has its ticket at its old
+        // index: whoever takes it maps it again (the chain) or not at all
+        // (a reserve, whose answers are found by ticket), never leaving
+        // an answer to reach another candidate at that index
+        if let Orphan::Flying(flight) = &kept.orphan {
+            self.tickets_at.remove(&flight.ticket);
+        }
+        Some(kept)
     }
 
     /// Spends a free worker (or more) on the other branch of a guess of
