@@ -12,7 +12,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use super::groups::{groups, Group};
+use super::groups::{groups, undeclared, Group};
 use super::{Proposal, Search, Step, Units};
 use crate::syntax::{Mask, Tree};
 
@@ -29,7 +29,17 @@ pub struct Coordinated {
 impl Coordinated {
     /// The search over `tree`'s groups, but those `memory` knows to fail.
     pub fn new(tree: &Tree, memory: &GroupMemory) -> Coordinated {
-        let groups = groups(tree).into_iter().filter(|g| !memory.knows(tree, g)).collect();
+        Coordinated::of(groups(tree), tree, memory)
+    }
+
+    /// The search over the groups of the names `tree` uses but does not
+    /// declare (see [`undeclared`]), but those `memory` knows to fail.
+    pub fn undeclared(tree: &Tree, memory: &GroupMemory) -> Coordinated {
+        Coordinated::of(undeclared(tree), tree, memory)
+    }
+
+    fn of(groups: Vec<Group>, tree: &Tree, memory: &GroupMemory) -> Coordinated {
+        let groups = groups.into_iter().filter(|g| !memory.knows(tree, g)).collect();
         Coordinated { groups: Arc::new(groups), ..Coordinated::default() }
     }
 

@@ -43,10 +43,20 @@ struct Decl {
 /// switch off a single node (the 1-minimal phase tries those); and each
 /// syntax error with the node after it (see [`error_groups`]).
 pub fn groups(tree: &Tree) -> Vec<Group> {
+    let (bound, undeclared) = binding_groups(tree);
     let mut out = error_groups(tree);
-    out.extend(binding_groups(tree));
+    out.extend(bound);
+    out.extend(undeclared);
     out.sort_by_key(|g| std::cmp::Reverse(g.decls[0]));
     out
+}
+
+/// The groups of names the file uses but does not declare (a header's
+/// `size_t`): every use replaced at once where only groups replace it
+/// (`size_t` by `int`), when that is shorter. One use alone could make
+/// `int *` and `size_t *` meet.
+pub fn undeclared(tree: &Tree) -> Vec<Group> {
+    binding_groups(tree).1
 }
 
 /// Each syntax error node with the sibling right after it, and with the
@@ -80,11 +90,12 @@ fn error_groups(tree: &Tree) -> Vec<Group> {
     out
 }
 
-/// The groups of declarations with the uses of their names.
-fn binding_groups(tree: &Tree) -> Vec<Group> {
+/// The groups of declarations with the uses of their names, and those of
+/// the names no declaration of the file resolves (see [`undeclared`]).
+fn binding_groups(tree: &Tree) -> (Vec<Group>, Vec<Group>) {
     let bindings = &tree.info().bindings;
     if bindings.is_empty() {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let decls = declarations(tree);
     // resolution: (name kind, text, scope) -> group; groups by that key, or
@@ -108,6 +119,10 @@ fn binding_groups(tree: &Tree) -> Vec<Group> {
     let declared: HashSet<NodeId> = decls.iter().map(|d| d.name).collect();
     let mut uses: Vec<Vec<NodeId>> = vec![Vec::new(); members.len()];
     let mut calls: HashMap<(u16, &[u8]), Vec<NodeId>> = HashMap::new();
+    // names the file uses but does not declare (a header's `size_t`), by
+    // name, in the order of their first use
+    let mut undeclared: Vec<Vec<NodeId>> = Vec::new();
+    let mut by_name: HashMap<(u16, &[u8]), usize> = HashMap::new();
     for (i, n) in tree.nodes().iter().enumerate() {
         let id = NodeId(i as u32);
         if bindings.is_call(n.kind) {
@@ -117,25 +132,21 @@ fn binding_groups(tree: &Tree) -> Vec<Group> {
             }
         }
         let kind = bindings.name_kind(n.kind);
-        if !names.contains(&kind) || declared.contains(&id) {
+        if declared.contains(&id) {
             continue;
         }
         let text = tree.text(id);
-        let mut at = n.parent;
-        loop {
-            let scope = if at == FILE || bindings.is_scope(tree.node(NodeId(at)).kind) {
-                by_key.get(&(kind, text, at))
-            } else {
-                None
-            };
-            if let Some(&g) = scope {
-                uses[g].push(id);
-                break;
+        let resolved = match names.contains(&kind) {
+            true => resolve(tree, &by_key, kind, text, n.parent),
+            false => None,
+        };
+        match resolved {
+            Some(g) => uses[g].push(id),
+            None if grouped(tree, id) => {
+                let u = *by_name.entry((kind, text)).or_insert_with(|| new_group(&mut undeclared));
+                undeclared[u].push(id);
             }
-            if at == FILE {
-                break;
-            }
-            at = tree.node(NodeId(at)).parent;
+            None => {}
         }
     }
     let mut out = Vec::new();
@@ -144,7 +155,36 @@ fn binding_groups(tree: &Tree) -> Vec<Group> {
         let zeros = group(tree, &decls, ds, us, &calls, true).filter(|z| Some(z) != plain.as_ref());
         out.extend(plain.into_iter().chain(zeros).filter(|g| g.off.len() > 1));
     }
-    out
+    let undeclared = undeclared
+        .into_iter()
+        .filter(|us| saved(tree, us) > 0 && us.iter().all(|&u| switchable(tree, u)))
+        .map(|us| Group { decls: vec![us[0]], off: us })
+        .collect();
+    (out, undeclared)
+}
+
+/// The group of the declaration that a name token of `kind` and `text`,
+/// whose parent is `at`, resolves to: the innermost scope around it that
+/// declares that name.
+fn resolve(
+    tree: &Tree,
+    by_key: &HashMap<(u16, &[u8], u32), usize>,
+    kind: u16,
+    text: &[u8],
+    mut at: u32,
+) -> Option<usize> {
+    let bindings = &tree.info().bindings;
+    loop {
+        if at == FILE || bindings.is_scope(tree.node(NodeId(at)).kind) {
+            if let Some(&g) = by_key.get(&(kind, text, at)) {
+                return Some(g);
+            }
+        }
+        if at == FILE {
+            return None;
+        }
+        at = tree.node(NodeId(at)).parent;
+    }
 }
 
 /// The name token of every declaration of `tree`, in preorder.
@@ -155,7 +195,7 @@ pub(crate) fn declared_names(tree: &Tree) -> Vec<NodeId> {
     declarations(tree).into_iter().map(|d| d.name).collect()
 }
 
-fn new_group(members: &mut Vec<Vec<usize>>) -> usize {
+fn new_group<T>(members: &mut Vec<Vec<T>>) -> usize {
     members.push(Vec::new());
     members.len() - 1
 }
@@ -408,7 +448,10 @@ mod tests {
         // a use as an argument takes the call with it (an argument is
         // deleted from its list, never replaced), and x has no other
         assert_eq!(g[2], ["int x = 1;", "x = y;", "g(x);"]);
-        assert_eq!(g.len(), 3, "{g:?}");
+        // and `void`, which no declaration of the file names, made `int`
+        // (one test: the oracle decides, see the undeclared names below)
+        assert_eq!(g[3], ["void"]);
+        assert_eq!(g.len(), 4, "{g:?}");
     }
 
     #[test]
@@ -502,6 +545,18 @@ mod tests {
         // (only the one with the declarations that use it)
         let many = format!("typedef long T;\n{}", "T a;\n".repeat(9));
         assert!(!texts("c", &many).iter().any(made_int), "{many}");
+    }
+
+    #[test]
+    fn a_type_the_file_does_not_declare_is_made_int_at_every_use_at_once() {
+        // `size_t` comes from a header: both uses at once (one alone could
+        // make `int *` and `size_t *` meet), but not a shorter name (`T`)
+        let g = texts("c", "#include <stddef.h>\nsize_t f(size_t *d, T *e) { return *d; }\n");
+        assert!(g.contains(&vec!["size_t".to_string(), "size_t".into()]), "{g:?}");
+        assert!(!g.iter().any(|o| o == &["T"]), "{g:?}");
+        // a declared one is its declaration's group
+        let g = texts("c", "typedef unsigned long size_t;\nsize_t a;\n");
+        assert!(!g.iter().any(|o| o == &["size_t"]), "{g:?}");
     }
 
     #[test]

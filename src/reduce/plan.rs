@@ -265,6 +265,16 @@ impl Plan {
         if self.rename {
             pass(host, View::Rename, Renaming::default(), Phase::Rename)?;
         }
+        // the names of headers' types made `int` before the rounds, not
+        // in them: a change of every use, after which the 1-minimal phase
+        // would try each unit again (c/bzip2-maybe-uninit: 49 tests)
+        if self.coordinated {
+            if let Some(tree) = host.view(View::Language) {
+                let mut search = Coordinated::undeclared(&tree, &memory.groups);
+                drive_on(host, &tree, &Units::new(&tree), &mut search, Phase::Coordinated)?;
+                memory.groups.remember(&tree, search.failed());
+            }
+        }
         self.hdd_plus_rounds(host, memory)
     }
 
