@@ -115,6 +115,14 @@ pub struct GrammarData {
     #[serde(default)]
     pub keep: Vec<KeepData>,
 
+    /// Nodes that hoisting may splice: keep their beginning up to the
+    /// child in field `head` and take, for the rest, a statement inside the
+    /// child in field `tail` (`if (c) ; else B` to `if (c) B`). Without it,
+    /// an `if` whose test matters and whose `else` holds the bug keeps its
+    /// other branch.
+    #[serde(default)]
+    pub splice: Vec<SpliceData>,
+
     /// Nodes that declare a name, for the coordinated deletion pass, which
     /// deletes a declaration together with every use of its name in one
     /// test (a variable and the statements that use it, a parameter and
@@ -154,6 +162,28 @@ pub struct GrammarData {
     /// indentation and blank lines that deletions left.
     #[serde(default)]
     pub layout: Option<LayoutData>,
+
+    /// How an expression stands as a statement (see `[statement]` below).
+    /// Without it, hoisting never makes a declaration or statement into an
+    /// expression statement.
+    #[serde(default)]
+    pub statement: Option<StatementData>,
+}
+
+/// `[statement]`: an expression followed by the token that ends a
+/// declaration or statement is a statement of its own. Hoisting may then
+/// replace a declaration or statement that ends in that token by one
+/// expression inside it with the token (`int *p = x + *d;` by `x + *d;`,
+/// `return f(x);` by `f(x);`), where its place takes such a statement.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatementData {
+    /// The kind of such a statement (C's `expression_statement`).
+    pub kind: String,
+    /// What may stand so, as kind or supertype names (C's `expression`).
+    pub expressions: Vec<String>,
+    /// The token that ends it (`;`).
+    pub end: String,
 }
 
 /// `[layout]`: how a result is laid out by the layout pass, as token texts
@@ -260,6 +290,18 @@ pub struct KeepData {
     /// The child's kind, if it is not in a field.
     #[serde(default)]
     pub kind: Option<String>,
+}
+
+/// A node hoisting may splice: `[[splice]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpliceData {
+    /// The node's kind.
+    pub parent: String,
+    /// The field of the child up to which the node's beginning stays.
+    pub head: String,
+    /// The field of the child whose statements may take the rest's place.
+    pub tail: String,
 }
 
 fn yes() -> bool {

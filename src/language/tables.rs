@@ -6,14 +6,16 @@
 //! misspelt kind is an error when the front-end is built (and `cargo test`
 //! builds every language), never a rule that silently does nothing.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 
-use super::grammar::{GrammarData, LayoutData, OrderData};
+use super::grammar::{GrammarData, LayoutData, OrderData, StatementData};
 use crate::syntax::layout::Rules;
-use crate::syntax::tree::{Bindings, Declare, KindNames, Shrink, SlotInfo, TreeInfo};
+use crate::syntax::tree::{
+    roles, Bindings, Declare, KindNames, Shrink, SlotInfo, Stands, TreeInfo,
+};
 
 /// How a front-end names its node kinds and fields.
 pub(crate) trait Vocabulary {
@@ -75,6 +77,10 @@ pub(crate) struct Tables {
     /// Children never switched off: (parent kind, field id or 0, child kind
     /// or `u16::MAX` for any).
     pub keep: HashSet<(u16, u16, u16)>,
+    /// The children a splice keeps the beginning up to, and takes a
+    /// statement from (grammar data `[[splice]]`): (parent kind, field id)
+    /// to `roles::HEAD` or `roles::TAIL`.
+    pub splice: HashMap<(u16, u16), u8>,
     pub squeeze: bool,
     /// Whether the token pass runs on well-formed input too.
     pub token_pass: bool,
@@ -85,6 +91,9 @@ pub(crate) struct Tables {
     pub name_places: HashSet<(u16, u16)>,
     /// How results are laid out (grammar data `layout`).
     pub layout: Option<Arc<Rules>>,
+    /// Per kind: its part in an expression standing as a statement
+    /// (grammar data `[statement]`; empty without it).
+    pub stands: Vec<Stands>,
 }
 
 impl Tables {
@@ -177,8 +186,20 @@ impl Tables {
             }
         }
 
+        let mut splice = HashMap::new();
+        for s in &data.splice {
+            let ctx = || format!("in splice for {:?}", s.parent);
+            let (head, tail) =
+                (v.field(&s.head).with_context(ctx)?, v.field(&s.tail).with_context(ctx)?);
+            for p in v.named(&s.parent).with_context(ctx)? {
+                splice.insert((p, head), roles::HEAD);
+                splice.insert((p, tail), roles::TAIL);
+            }
+        }
+
         let (bindings, name_places) = compile_bindings(data, v)?;
         let layout = data.layout.as_ref().map(compile_layout).transpose()?.map(Arc::new);
+        let stands = data.statement.as_ref().map(|d| compile_statement(d, v, kinds)).transpose()?;
 
         Ok(Tables {
             order: data.order,
@@ -194,13 +215,24 @@ impl Tables {
             lists,
             separators,
             keep,
+            splice,
             squeeze: data.squeeze,
             token_pass: data.token_pass,
             operators_glue: data.operators_glue,
             bindings,
             name_places,
             layout,
+            stands: stands.unwrap_or_default(),
         })
+    }
+
+    /// The splice role (`roles::HEAD`, `roles::TAIL` or 0) of a child in
+    /// `field` of a `parent`.
+    pub(crate) fn splice_role(&self, parent: u16, field: u16) -> u8 {
+        if field == 0 || self.splice.is_empty() {
+            return 0;
+        }
+        self.splice.get(&(parent, field)).copied().unwrap_or(0)
     }
 
     /// Whether a child in `field` of a `parent` holds the name the parent declares.
@@ -244,8 +276,31 @@ impl Tables {
             tokens: true,
             bindings: self.bindings.clone(),
             layout: self.layout.clone(),
+            stands: self.stands.clone(),
         }
     }
+}
+
+/// Each kind's part in an expression standing as a statement (grammar data
+/// `[statement]`): the statement's kind, the expressions, the end token.
+fn compile_statement(
+    data: &StatementData,
+    v: &dyn Vocabulary,
+    kinds: usize,
+) -> Result<Vec<Stands>> {
+    let mut stands = vec![Stands::No; kinds];
+    for name in &data.expressions {
+        for k in v.named(name).with_context(|| format!("in statement: {name:?}"))? {
+            stands[k as usize] = Stands::Expression;
+        }
+    }
+    for k in v.named(&data.kind).context("in statement")? {
+        stands[k as usize] = Stands::Statement;
+    }
+    for k in v.tokens(&data.end).context("in statement")? {
+        stands[k as usize] = Stands::End;
+    }
+    Ok(stands)
 }
 
 /// The layout rules of `data`, as bytes.

@@ -72,7 +72,10 @@ impl Search for Hoisting {
 
     fn propose(&mut self, units: &Units, mask: &Mask) -> Option<Proposal> {
         loop {
-            let (node, targets) = units.hoistable(self.node)?;
+            let (node, targets) = match self.level {
+                Some(_) => units.hoistable_early(self.node)?,
+                None => units.hoistable(self.node)?,
+            };
             let done = self.target >= targets.len()
                 || self.level.is_some_and(|l| {
                     units.level_of(node) != Some(l) || targets.len() > EARLY_TARGETS
@@ -194,7 +197,11 @@ impl HoistBatch {
         }
         self.round.clear();
         for i in 0..units.hoistable_count() {
-            let (node, targets) = units.hoistable(i).expect("a hoistable node");
+            let (node, targets) = match self.level {
+                Some(_) => units.hoistable_early(i),
+                None => units.hoistable(i),
+            }
+            .expect("a hoistable node");
             if self.next_target[i] == DONE {
                 continue;
             }
@@ -387,7 +394,9 @@ fn hoist_key(tree: &Tree, hoist: Hoist) -> u128 {
     h.update(&first.kind.to_le_bytes());
     h.update(&last.kind.to_le_bytes());
     let src = tree.src();
-    let before = &src[n.start as usize..first.start as usize];
+    let start = hoist.to.head.map_or(n.start, |head| tree.node(head).end);
+    h.update(&[u8::from(hoist.to.head.is_some())]);
+    let before = &src[start as usize..first.start as usize];
     h.update(&(before.len() as u64).to_le_bytes());
     h.update(before);
     h.update(&src[last.end as usize..n.end as usize]);

@@ -18,7 +18,9 @@
 use super::bindings::{Bindings, Declare};
 use std::sync::Arc;
 
-use super::tree::{flags, Action, KindNames, Node, Shrink, SlotInfo, Tree, TreeInfo, ERROR_KIND};
+use super::tree::{
+    flags, Action, KindNames, Node, Shrink, SlotInfo, Stands, Tree, TreeInfo, ERROR_KIND,
+};
 
 /// The byte between two files' texts.
 pub const SEPARATOR: u8 = 0;
@@ -107,6 +109,10 @@ pub fn splice(trees: &[Tree]) -> Tree {
         kinds.extend(ti.kinds.names().iter().cloned());
         shrink.resize(o.kind as usize, Shrink::No);
         shrink.extend(ti.shrink.iter().copied());
+        if !ti.stands.is_empty() {
+            info.stands.resize(o.kind as usize, Stands::No);
+            info.stands.extend(ti.stands.iter().copied());
+        }
         info.replacements.extend(ti.replacements.iter().cloned());
         info.slots.extend(ti.slots.iter().map(|s| SlotInfo {
             repeated: s.repeated,

@@ -6,16 +6,32 @@
 //! form) is the node's [`Action`](super::tree::Action); the mask only says
 //! which nodes are off. A node under an off ancestor is gone whatever its own
 //! bit says. A [`Hoist`] replaces a node by a run of its descendants (its
-//! [`Target`]): all of the node but that run is gone.
+//! [`Target`]): all of the node but that run (and a splice's head) is gone.
 
 use super::tree::NodeId;
 
-/// A run of nodes in source order, from `first` to `last` (siblings or
-/// nested alike); one node when they are the same.
+/// What stays of a hoisted node: a run of nodes in source order, from
+/// `first` to `last` (siblings or nested alike; one node when they are the
+/// same), and for a splice also the node's own beginning up to the end of
+/// its child `head` (`if (c)` of `if (c) ; else B`, which becomes
+/// `if (c) B`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Target {
     pub first: NodeId,
     pub last: NodeId,
+    pub head: Option<NodeId>,
+}
+
+impl Target {
+    /// The run from `first` to `last`.
+    pub fn run(first: NodeId, last: NodeId) -> Target {
+        Target { first, last, head: None }
+    }
+
+    /// One node.
+    pub fn node(id: NodeId) -> Target {
+        Target::run(id, id)
+    }
 }
 
 /// `node` is replaced by the run `to` of its descendants.

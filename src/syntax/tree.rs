@@ -72,6 +72,12 @@ pub mod roles {
     /// without shortening it), or by one of grammar data `group_replace`
     /// (a type name by `int`). Never a unit of the other searches.
     pub const GROUPED: u8 = 1 << 1;
+    /// The child of a node hoisting may splice up to which the node's
+    /// beginning stays (grammar data `[[splice]]`: an `if`'s condition).
+    pub const HEAD: u8 = 1 << 2;
+    /// The child of such a node whose statement may take the rest's place
+    /// (an `if`'s `else`).
+    pub const TAIL: u8 = 1 << 3;
 }
 
 /// One node of the arena: a kind, a byte span and what may happen to it.
@@ -183,6 +189,9 @@ pub struct TreeInfo {
     /// How results are laid out (grammar data `layout`); `None`: they are
     /// left as the deletions left them.
     pub layout: Option<Arc<Rules>>,
+    /// Per kind: its part in an expression standing as a statement
+    /// (grammar data `[statement]`); empty when the language has none.
+    pub stands: Vec<Stands>,
 }
 
 impl Default for TreeInfo {
@@ -198,8 +207,24 @@ impl Default for TreeInfo {
             tokens: true,
             bindings: Bindings::default(),
             layout: None,
+            stands: Vec::new(),
         }
     }
+}
+
+/// A kind's part in an expression standing as a statement: `x + *d` and
+/// the `;` of `int *p = x + *d;` make the statement `x + *d;`, which
+/// hoisting may put in the declaration's place (grammar data `[statement]`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Stands {
+    #[default]
+    No,
+    /// It may stand as a statement, with the end token after it.
+    Expression,
+    /// The statement an expression and the end token make.
+    Statement,
+    /// The token that ends a statement.
+    End,
 }
 
 /// Which characters of a node the shrinking pass may delete.

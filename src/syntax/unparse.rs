@@ -114,10 +114,15 @@ impl Unparser {
         }
         for h in mask.hoists() {
             // all of the node but its run from first to last goes; the
-            // node's leading whitespace stays
+            // node's leading whitespace stays (a splice keeps its beginning
+            // up to its head, and the whitespace before the run)
             let (n, a, b) =
                 (&nodes[h.node.index()], &nodes[h.to.first.index()], &nodes[h.to.last.index()]);
-            self.cuts.push(Cut { start: n.start, end: a.start, with: With::Nothing });
+            let (start, end) = match h.to.head {
+                Some(head) => (nodes[head.index()].end, a.lead),
+                None => (n.start, a.start),
+            };
+            self.cuts.push(Cut { start, end, with: With::Nothing });
             self.cuts.push(Cut { start: b.end, end: n.end, with: With::Nothing });
             sort = true;
         }

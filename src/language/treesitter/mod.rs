@@ -158,8 +158,11 @@ impl TreeSitterFrontend {
                     n.role |= roles::GROUPED;
                 }
             }
-            if parent.as_ref().is_some_and(|p| self.tables.is_name_place(p.kind, field)) {
-                n.role |= roles::NAME_PLACE;
+            if let Some(p) = parent.as_ref() {
+                if self.tables.is_name_place(p.kind, field) {
+                    n.role |= roles::NAME_PLACE;
+                }
+                n.role |= self.tables.splice_role(p.kind, field);
             }
             n.member = if node.is_error() || root {
                 0
