@@ -236,6 +236,14 @@ pub struct DeclareData {
     /// declares that name as a whole.
     #[serde(default)]
     pub each: bool,
+    /// The field of the declaring node whose text may stand for the name
+    /// at every use: C's typedef `type`, a macro's `value`. The
+    /// declaration then also goes with each use written as that text
+    /// (`typedef unsigned i; typedef i o;` to `typedef unsigned o;`,
+    /// `#define N 3` and `a[N]` to `a[3]`), when that is shorter, and only
+    /// where the name field holds the bare name (not `typedef int *P;`).
+    #[serde(default)]
+    pub inline: Option<String>,
 }
 
 /// The default order of a language: `order = "forward"` or `"backward"`.

@@ -45,6 +45,9 @@ pub(crate) struct ListRule {
     pub field: Option<u16>,
 }
 
+/// (parent kind, field id) pairs: where a child has a part in a rule.
+type Places = HashSet<(u16, u16)>;
+
 /// A language's grammar data, resolved to kind and field ids.
 #[derive(Debug)]
 pub(crate) struct Tables {
@@ -88,7 +91,14 @@ pub(crate) struct Tables {
     /// Which kinds declare names, open scopes and call functions.
     pub bindings: Bindings,
     /// The places that hold a declared name: (declaring kind, field id).
-    pub name_places: HashSet<(u16, u16)>,
+    pub name_places: Places,
+    /// (declaring kind, field) of the texts that may stand for the name
+    /// at its uses (grammar data `[[declare]] inline`).
+    pub inline_places: Places,
+    /// The fields of `inline_places`: in the node that holds a declared
+    /// name, the child in one of them is that text too (the `value` of
+    /// C's `int c = 7;`, inside the declaration's declarator).
+    pub inline_fields: HashSet<u16>,
     /// How results are laid out (grammar data `layout`).
     pub layout: Option<Arc<Rules>>,
     /// Per kind: its part in an expression standing as a statement
@@ -197,7 +207,8 @@ impl Tables {
             }
         }
 
-        let (bindings, name_places) = compile_bindings(data, v)?;
+        let (bindings, name_places, inline_places) = compile_bindings(data, v)?;
+        let inline_fields = inline_places.iter().map(|&(_, f)| f).collect();
         let layout = data.layout.as_ref().map(compile_layout).transpose()?.map(Arc::new);
         let stands = data.statement.as_ref().map(|d| compile_statement(d, v, kinds)).transpose()?;
 
@@ -221,6 +232,8 @@ impl Tables {
             operators_glue: data.operators_glue,
             bindings,
             name_places,
+            inline_places,
+            inline_fields,
             layout,
             stands: stands.unwrap_or_default(),
         })
@@ -238,6 +251,15 @@ impl Tables {
     /// Whether a child in `field` of a `parent` holds the name the parent declares.
     pub(crate) fn is_name_place(&self, parent: u16, field: u16) -> bool {
         field != 0 && self.name_places.contains(&(parent, field))
+    }
+
+    /// Whether a child in `field` of a `parent` (of roles `role`) is a
+    /// text that may stand for the name the parent declares, or holds, at
+    /// its uses.
+    pub(crate) fn is_inline_place(&self, parent: u16, role: u8, field: u16) -> bool {
+        field != 0
+            && (self.inline_places.contains(&(parent, field))
+                || (role & roles::NAME_PLACE != 0 && self.inline_fields.contains(&field)))
     }
 
     /// The first replacement entry that covers `kind` (for front-ends
@@ -330,10 +352,7 @@ fn compile_layout(data: &LayoutData) -> Result<Rules> {
 
 /// The name tables of `data` (`declare`, `scopes`, `calls`), and the places
 /// that hold declared names.
-fn compile_bindings(
-    data: &GrammarData,
-    v: &dyn Vocabulary,
-) -> Result<(Bindings, HashSet<(u16, u16)>)> {
+fn compile_bindings(data: &GrammarData, v: &dyn Vocabulary) -> Result<(Bindings, Places, Places)> {
     let kinds = v.kind_count();
     let mut b = Bindings {
         declare: vec![None; kinds],
@@ -343,6 +362,7 @@ fn compile_bindings(
         fixed: data.fixed_names.iter().map(|n| Box::from(n.as_bytes())).collect(),
     };
     let mut places = HashSet::new();
+    let mut inline = HashSet::new();
     for d in &data.declare {
         let ctx = || format!("in declare for {:?}", d.kind);
         let spellings = v.named(&d.name).with_context(ctx)?;
@@ -356,10 +376,14 @@ fn compile_bindings(
             }
         }
         let field = d.field.as_deref().map(|f| v.field(f)).transpose().with_context(ctx)?;
+        let value = d.inline.as_deref().map(|f| v.field(f)).transpose().with_context(ctx)?;
         for k in v.named(&d.kind).with_context(ctx)? {
             b.declare[k as usize] = Some(Declare { name, each: d.each });
             if let Some(f) = field {
                 places.insert((k, f));
+            }
+            if let Some(f) = value {
+                inline.insert((k, f));
             }
         }
     }
@@ -373,7 +397,7 @@ fn compile_bindings(
             b.call[k as usize] = true;
         }
     }
-    Ok((b, places))
+    Ok((b, places, inline))
 }
 
 /// A [`Vocabulary`] of a fixed list of kind names, with no fields, supertypes

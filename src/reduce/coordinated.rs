@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use super::groups::{groups, undeclared, Group};
 use super::{Proposal, Search, Step, Units};
-use crate::syntax::{Mask, Tree};
+use crate::syntax::{Mask, NodeId, Text, Tree};
 
 /// Tries each group of a tree in turn, switching off what is still present
 /// of it.
@@ -54,7 +54,11 @@ impl Search for Coordinated {
         while let Some(g) = self.groups.get(self.i) {
             if g.decls.iter().all(|&d| units.is_present(d, mask)) {
                 let off = g.off.iter().copied().filter(|&n| units.is_present(n, mask)).collect();
-                return Some(Proposal::Off(off));
+                if g.swaps.is_empty() {
+                    return Some(Proposal::Off(off));
+                }
+                let swaps = g.swaps.iter().copied().filter(|s| units.is_present(s.node, mask));
+                return Some(Proposal::Swap(off, swaps.collect()));
             }
             self.i += 1;
         }
@@ -69,7 +73,11 @@ impl Search for Coordinated {
         if !interesting {
             self.failed.push(self.i);
         }
-        self.i += 1;
+        // the groups after a swap were found on text it changed (a copy of
+        // a typedef's type uses names they do not see): the plan's next
+        // parse finds them again
+        let swapped = interesting && !self.groups[self.i].swaps.is_empty();
+        self.i = if swapped { self.groups.len() } else { self.i + 1 };
     }
 }
 
@@ -96,11 +104,21 @@ impl GroupMemory {
 /// texts of what it switches off. A use removed elsewhere changes it.
 fn group_key(tree: &Tree, group: &Group) -> u128 {
     let mut h = xxhash_rust::xxh3::Xxh3::new();
-    for &id in &group.off {
+    let node = |h: &mut xxhash_rust::xxh3::Xxh3, id: NodeId| {
         let text = tree.text(id);
         h.update(&tree.node(id).kind.to_le_bytes());
         h.update(&(text.len() as u64).to_le_bytes());
         h.update(text);
+    };
+    for &id in &group.off {
+        node(&mut h, id);
+    }
+    for s in &group.swaps {
+        node(&mut h, s.node);
+        match s.with {
+            Text::Copy(c) => node(&mut h, c),
+            Text::Replacement(r) => h.update(&r.to_le_bytes()),
+        }
     }
     h.digest128()
 }

@@ -20,7 +20,7 @@
 //! outcomes strictly in order. The result is the same as testing one at a
 //! time, whatever the parallelism; only the number of tests differs.
 
-use crate::syntax::{Hoist, Mask, NodeId};
+use crate::syntax::{Hoist, Mask, NodeId, Swap};
 
 pub mod batch;
 pub mod coordinated;
@@ -71,6 +71,9 @@ pub enum Proposal {
     Hoists(Vec<Hoist>),
     /// These hoists in the candidate only, like [`Proposal::Probe`].
     ProbeHoists(Vec<Hoist>),
+    /// Switch these units off and write these nodes as other texts, at
+    /// once (coordinated deletion: a typedef with its uses made its type).
+    Swap(Vec<NodeId>, Vec<Swap>),
 }
 
 impl Proposal {
@@ -82,6 +85,7 @@ impl Proposal {
             Proposal::Hoists(hoists) | Proposal::ProbeHoists(hoists) => {
                 hoists.iter().fold(mask.clone(), |m, &h| m.with_hoist(h))
             }
+            Proposal::Swap(ids, swaps) => mask.with_off(ids).with_swaps(swaps),
         }
     }
 
@@ -94,6 +98,7 @@ impl Proposal {
     fn first_node(&self) -> Option<NodeId> {
         match self {
             Proposal::Off(ids) | Proposal::Probe(ids) => ids.first().copied(),
+            Proposal::Swap(ids, swaps) => ids.first().or(swaps.first().map(|s| &s.node)).copied(),
             Proposal::Hoist(hoist) => Some(hoist.node),
             Proposal::Hoists(hoists) | Proposal::ProbeHoists(hoists) => {
                 hoists.first().map(|h| h.node)

@@ -164,7 +164,7 @@ impl Units {
                 && self.contains(h.node, id)
                 && !(h.to.first.0 <= id.0 && id.0 < self.subtree_end[h.to.last.index()])
                 && h.to.head.is_none_or(|head| id.0 >= self.subtree_end[head.index()])
-        })
+        }) && !mask.swaps().iter().any(|s| s.node != id && self.contains(s.node, id))
     }
 
     /// The units of `level` still present under `mask`, in `order`.

@@ -7,6 +7,9 @@
 //! which nodes are off. A node under an off ancestor is gone whatever its own
 //! bit says. A [`Hoist`] replaces a node by a run of its descendants (its
 //! [`Target`]): all of the node but that run (and a splice's head) is gone.
+//! A [`Swap`] writes a node as another text: a replacement of the grammar
+//! data, or the original text of another node (coordinated deletion's
+//! typedef made its type at every use).
 
 use super::tree::NodeId;
 
@@ -41,6 +44,22 @@ pub struct Hoist {
     pub to: Target,
 }
 
+/// `node` written as another text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Swap {
+    pub node: NodeId,
+    pub with: Text,
+}
+
+/// What a swapped node is written as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Text {
+    /// One of the tree's replacement texts, by index.
+    Replacement(u16),
+    /// The original text of another node.
+    Copy(NodeId),
+}
+
 /// A fixed-size bitset over the node ids of one tree.
 #[derive(Clone, PartialEq, Eq, Hash, Default)]
 pub struct Mask {
@@ -48,12 +67,14 @@ pub struct Mask {
     len: usize,
     /// Sorted by node, one per node.
     hoists: Vec<Hoist>,
+    /// Sorted by node, one per node.
+    swaps: Vec<Swap>,
 }
 
 impl Mask {
     /// A mask over `len` nodes with every node kept.
     pub fn new(len: usize) -> Mask {
-        Mask { words: vec![0; len.div_ceil(64)], len, hoists: Vec::new() }
+        Mask { words: vec![0; len.div_ceil(64)], len, hoists: Vec::new(), swaps: Vec::new() }
     }
 
     pub fn len(&self) -> usize {
@@ -99,6 +120,24 @@ impl Mask {
         &self.hoists
     }
 
+    /// This mask with these swaps as well (each replacing any earlier one
+    /// of the same node).
+    pub fn with_swaps(&self, swaps: &[Swap]) -> Mask {
+        let mut m = self.clone();
+        for &swap in swaps {
+            match m.swaps.binary_search_by_key(&swap.node, |s| s.node) {
+                Ok(i) => m.swaps[i] = swap,
+                Err(i) => m.swaps.insert(i, swap),
+            }
+        }
+        m
+    }
+
+    /// The swaps, sorted by node.
+    pub fn swaps(&self) -> &[Swap] {
+        &self.swaps
+    }
+
     /// The first switched-off node with an id at or after `from`.
     pub fn next_off(&self, from: u32) -> Option<NodeId> {
         let from = from as usize;
@@ -134,7 +173,11 @@ impl std::fmt::Debug for Mask {
             off.push(id.0);
             next = self.next_off(id.0 + 1);
         }
-        f.debug_struct("Mask").field("off", &off).field("hoists", &self.hoists).finish()
+        f.debug_struct("Mask")
+            .field("off", &off)
+            .field("hoists", &self.hoists)
+            .field("swaps", &self.swaps)
+            .finish()
     }
 }
 

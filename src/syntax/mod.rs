@@ -24,7 +24,7 @@ pub mod mask;
 pub mod tree;
 pub mod unparse;
 
-pub use mask::{Hoist, Mask, Target};
+pub use mask::{Hoist, Mask, Swap, Target, Text};
 pub use tree::{NodeId, Tree};
 pub use unparse::Unparser;
 

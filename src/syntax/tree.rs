@@ -78,6 +78,9 @@ pub mod roles {
     /// The child of such a node whose statement may take the rest's place
     /// (an `if`'s `else`).
     pub const TAIL: u8 = 1 << 3;
+    /// The child of a declaration whose text may stand for the name at its
+    /// uses (grammar data `[[declare]] inline`: a typedef's type).
+    pub const INLINE: u8 = 1 << 4;
 }
 
 /// One node of the arena: a kind, a byte span and what may happen to it.

@@ -16,11 +16,14 @@
 //!   leading whitespace (`f(a, b)` minus `a` is `f(b)`);
 //! - a hoisted node keeps its leading whitespace and becomes the text of its
 //!   chosen descendants (`if (c) { s; }` becomes `{ s; }`, and `{ a; b; }`
-//!   becomes `a; b;`);
+//!   becomes `a; b;`); a splice also keeps the node's beginning up to its
+//!   head (`if (c) ; else B` becomes `if (c) B`);
+//! - a swapped node becomes its text (a replacement, or a copy of another
+//!   node's original text), keeping its leading whitespace;
 //! - two tokens that were apart in the input are never glued together by a cut
 //!   (`int a` never becomes `inta`): a space is put between them.
 
-use super::mask::Mask;
+use super::mask::{Mask, Text};
 use super::tree::{continues, flags, Action, NodeId, Tree};
 
 /// A byte range of the original to drop, and what to write instead.
@@ -124,6 +127,15 @@ impl Unparser {
             };
             self.cuts.push(Cut { start, end, with: With::Nothing });
             self.cuts.push(Cut { start: b.end, end: n.end, with: With::Nothing });
+            sort = true;
+        }
+        for s in mask.swaps() {
+            let n = &nodes[s.node.index()];
+            let with = match s.with {
+                Text::Replacement(r) => With::Replacement(r),
+                Text::Copy(c) => With::Original(nodes[c.index()].start, nodes[c.index()].end),
+            };
+            self.cuts.push(Cut { start: n.start, end: n.end, with });
             sort = true;
         }
         if sort {

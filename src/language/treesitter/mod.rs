@@ -162,6 +162,9 @@ impl TreeSitterFrontend {
                 if self.tables.is_name_place(p.kind, field) {
                     n.role |= roles::NAME_PLACE;
                 }
+                if self.tables.is_inline_place(p.kind, p.role, field) {
+                    n.role |= roles::INLINE;
+                }
                 n.role |= self.tables.splice_role(p.kind, field);
             }
             n.member = if node.is_error() || root {
