@@ -10,6 +10,13 @@
 //! such node makes the group impossible. A parameter's
 //! group also holds the matching argument of every call of its function,
 //! and the same parameter of every declaration of that function.
+//!
+//! Other groups of a declaration replace its uses rather than delete them:
+//! by a form only groups use (`x` by `0`, a typedef's uses by `int`), or by
+//! the declaration's own text for the name (a typedef's type, a macro's or
+//! a variable's value: [`Swap`]s). A name no declaration resolves has a
+//! group of its uses alone, replaced by such a form (a header's `size_t`
+//! by `int`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -43,8 +50,11 @@ struct Decl {
 
 /// The groups of `tree`, the latest declaration first (so that the users of
 /// a name are tried before the name they use), leaving out those that
-/// switch off a single node (the 1-minimal phase tries those); and each
-/// syntax error with the node after it (see [`error_groups`]).
+/// switch off a single node and change nothing else (the 1-minimal phase
+/// tries those); each declaration with its uses written as its text (see
+/// [`inlined`]); each name the file does not declare (see
+/// [`undeclared`]); and each syntax error with the node after it (see
+/// [`error_groups`]).
 pub fn groups(tree: &Tree) -> Vec<Group> {
     let (bound, undeclared) = binding_groups(tree);
     let mut out = error_groups(tree);

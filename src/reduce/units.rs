@@ -309,34 +309,37 @@ fn hoist_targets(tree: &Tree) -> (Vec<Hoistable>, Vec<Target>) {
     (hoistable, targets)
 }
 
-/// The targets that make `id`, a declaration or statement that ends in the
-/// end token of grammar data `[statement]`, an expression statement: each
+/// The target that makes `id`, a declaration or statement that ends in the
+/// end token of grammar data `[statement]`, an expression statement: the
 /// nearest expression inside it that only whitespace parts from the token,
 /// with the token (`int *p = x + *d;` by `x + *d;`, `return f(x);` by
-/// `f(x);`). Not a leaf (`p;`, `0;` are worth no test), and not one kept in
-/// its place by a rule.
+/// `f(x);`), found down the last children before the token. Not a leaf
+/// (`p;`, `0;` are worth no test), and not one kept in its place by a rule.
 fn statement_targets(tree: &Tree, leaf: &Leaves, id: NodeId, out: &mut Vec<Target>) {
     let nodes = tree.nodes();
     let stands = |k: u16| tree.info().stands.get(k as usize).copied().unwrap_or_default();
-    let n = &nodes[id.index()];
     let Some(end) = tree.children(id).last() else { return };
-    if stands(n.kind) == Stands::Statement || stands(nodes[end.index()].kind) != Stands::End {
+    if stands(nodes[id.index()].kind) == Stands::Statement
+        || stands(nodes[end.index()].kind) != Stands::End
+    {
         return;
     }
-    let mut d = id.0 + 1;
-    while d < end.0 {
-        let c = &nodes[d as usize];
-        if c.has(flags::NAMED) && stands(c.kind) == Stands::Expression {
-            let last = tree.src()[c.end as usize..nodes[end.index()].start as usize]
-                .iter()
-                .all(u8::is_ascii_whitespace);
-            if last && !leaf.is(d) && !c.is_empty() && !c.has(flags::KEPT) {
-                out.push(Target::run(NodeId(d), end));
+    let before = nodes[end.index()].start as usize;
+    let close = |c: NodeId| {
+        tree.src()[nodes[c.index()].end as usize..before].iter().all(u8::is_ascii_whitespace)
+    };
+    // the last child before the token, then its last child, while they
+    // end where the token's whitespace begins
+    let mut at = tree.children(id).filter(|&c| c != end).last();
+    while let Some(c) = at.filter(|&c| close(c)) {
+        let n = &nodes[c.index()];
+        if n.has(flags::NAMED) && stands(n.kind) == Stands::Expression {
+            if !leaf.is(c.0) && !n.is_empty() && !n.has(flags::KEPT) {
+                out.push(Target::run(c, end));
             }
-            d = c.subtree_end;
-        } else {
-            d += 1;
+            return;
         }
+        at = tree.children(c).last();
     }
 }
 
