@@ -45,9 +45,6 @@ pub(crate) struct ListRule {
     pub field: Option<u16>,
 }
 
-/// (parent kind, field id) pairs: where a child has a part in a rule.
-type Places = HashSet<(u16, u16)>;
-
 /// A language's grammar data, resolved to kind and field ids.
 #[derive(Debug)]
 pub(crate) struct Tables {
@@ -80,22 +77,18 @@ pub(crate) struct Tables {
     /// Children never switched off: (parent kind, field id or 0, child kind
     /// or `u16::MAX` for any).
     pub keep: HashSet<(u16, u16, u16)>,
-    /// The children a splice keeps the beginning up to, and takes a
-    /// statement from (grammar data `[[splice]]`): (parent kind, field id)
-    /// to `roles::HEAD` or `roles::TAIL`.
-    pub splice: HashMap<(u16, u16), u8>,
     pub squeeze: bool,
     /// Whether the token pass runs on well-formed input too.
     pub token_pass: bool,
     pub operators_glue: bool,
     /// Which kinds declare names, open scopes and call functions.
     pub bindings: Bindings,
-    /// The places that hold a declared name: (declaring kind, field id).
-    pub name_places: Places,
-    /// (declaring kind, field) of the texts that may stand for the name
-    /// at its uses (grammar data `[[declare]] inline`).
-    pub inline_places: Places,
-    /// The fields of `inline_places`: in the node that holds a declared
+    /// The roles of a child by its parent's kind and its field id: the
+    /// place of a declared name (`roles::NAME_PLACE`), the text that may
+    /// stand for it (`roles::INLINE`, grammar data `[[declare]] inline`),
+    /// a splice's head and tail (`roles::HEAD`, `roles::TAIL`).
+    pub child_roles: HashMap<(u16, u16), u8>,
+    /// The fields of `inline` entries: in the node that holds a declared
     /// name, the child in one of them is that text too (the `value` of
     /// C's `int c = 7;`, inside the declaration's declarator).
     pub inline_fields: HashSet<u16>,
@@ -196,19 +189,25 @@ impl Tables {
             }
         }
 
-        let mut splice = HashMap::new();
+        let mut child_roles = HashMap::new();
+        let mut role = |parent: u16, field: u16, r: u8| {
+            *child_roles.entry((parent, field)).or_insert(0) |= r;
+        };
         for s in &data.splice {
             let ctx = || format!("in splice for {:?}", s.parent);
             let (head, tail) =
                 (v.field(&s.head).with_context(ctx)?, v.field(&s.tail).with_context(ctx)?);
             for p in v.named(&s.parent).with_context(ctx)? {
-                splice.insert((p, head), roles::HEAD);
-                splice.insert((p, tail), roles::TAIL);
+                role(p, head, roles::HEAD);
+                role(p, tail, roles::TAIL);
             }
         }
-
-        let (bindings, name_places, inline_places) = compile_bindings(data, v)?;
-        let inline_fields = inline_places.iter().map(|&(_, f)| f).collect();
+        let bindings = compile_bindings(data, v, &mut role)?;
+        let inline_fields = child_roles
+            .iter()
+            .filter(|(_, &r)| r & roles::INLINE != 0)
+            .map(|(&(_, f), _)| f)
+            .collect();
         let layout = data.layout.as_ref().map(compile_layout).transpose()?.map(Arc::new);
         let stands = data.statement.as_ref().map(|d| compile_statement(d, v, kinds)).transpose()?;
 
@@ -226,40 +225,28 @@ impl Tables {
             lists,
             separators,
             keep,
-            splice,
             squeeze: data.squeeze,
             token_pass: data.token_pass,
             operators_glue: data.operators_glue,
             bindings,
-            name_places,
-            inline_places,
+            child_roles,
             inline_fields,
             layout,
             stands: stands.unwrap_or_default(),
         })
     }
 
-    /// The splice role (`roles::HEAD`, `roles::TAIL` or 0) of a child in
-    /// `field` of a `parent`.
-    pub(crate) fn splice_role(&self, parent: u16, field: u16) -> u8 {
-        if field == 0 || self.splice.is_empty() {
+    /// The roles (`roles::*`) of a child in `field` of a node of kind
+    /// `parent` and roles `parent_role` (see `child_roles`).
+    pub(crate) fn child_role(&self, parent: u16, parent_role: u8, field: u16) -> u8 {
+        if field == 0 {
             return 0;
         }
-        self.splice.get(&(parent, field)).copied().unwrap_or(0)
-    }
-
-    /// Whether a child in `field` of a `parent` holds the name the parent declares.
-    pub(crate) fn is_name_place(&self, parent: u16, field: u16) -> bool {
-        field != 0 && self.name_places.contains(&(parent, field))
-    }
-
-    /// Whether a child in `field` of a `parent` (of roles `role`) is a
-    /// text that may stand for the name the parent declares, or holds, at
-    /// its uses.
-    pub(crate) fn is_inline_place(&self, parent: u16, role: u8, field: u16) -> bool {
-        field != 0
-            && (self.inline_places.contains(&(parent, field))
-                || (role & roles::NAME_PLACE != 0 && self.inline_fields.contains(&field)))
+        let role = self.child_roles.get(&(parent, field)).copied().unwrap_or(0);
+        match parent_role & roles::NAME_PLACE != 0 && self.inline_fields.contains(&field) {
+            true => role | roles::INLINE,
+            false => role,
+        }
     }
 
     /// The first replacement entry that covers `kind` (for front-ends
@@ -352,7 +339,13 @@ fn compile_layout(data: &LayoutData) -> Result<Rules> {
 
 /// The name tables of `data` (`declare`, `scopes`, `calls`), and the places
 /// that hold declared names.
-fn compile_bindings(data: &GrammarData, v: &dyn Vocabulary) -> Result<(Bindings, Places, Places)> {
+/// The bindings of `data`; the roles of the children that hold a declared
+/// name and its text go to `role` (parent kind, field id, role).
+fn compile_bindings(
+    data: &GrammarData,
+    v: &dyn Vocabulary,
+    role: &mut dyn FnMut(u16, u16, u8),
+) -> Result<Bindings> {
     let kinds = v.kind_count();
     let mut b = Bindings {
         declare: vec![None; kinds],
@@ -361,8 +354,6 @@ fn compile_bindings(data: &GrammarData, v: &dyn Vocabulary) -> Result<(Bindings,
         same: (0..kinds as u16).collect(),
         fixed: data.fixed_names.iter().map(|n| Box::from(n.as_bytes())).collect(),
     };
-    let mut places = HashSet::new();
-    let mut inline = HashSet::new();
     for d in &data.declare {
         let ctx = || format!("in declare for {:?}", d.kind);
         let spellings = v.named(&d.name).with_context(ctx)?;
@@ -380,10 +371,10 @@ fn compile_bindings(data: &GrammarData, v: &dyn Vocabulary) -> Result<(Bindings,
         for k in v.named(&d.kind).with_context(ctx)? {
             b.declare[k as usize] = Some(Declare { name, each: d.each });
             if let Some(f) = field {
-                places.insert((k, f));
+                role(k, f, roles::NAME_PLACE);
             }
             if let Some(f) = value {
-                inline.insert((k, f));
+                role(k, f, roles::INLINE);
             }
         }
     }
@@ -397,7 +388,7 @@ fn compile_bindings(data: &GrammarData, v: &dyn Vocabulary) -> Result<(Bindings,
             b.call[k as usize] = true;
         }
     }
-    Ok((b, places, inline))
+    Ok(b)
 }
 
 /// A [`Vocabulary`] of a fixed list of kind names, with no fields, supertypes

@@ -159,13 +159,7 @@ impl TreeSitterFrontend {
                 }
             }
             if let Some(p) = parent.as_ref() {
-                if self.tables.is_name_place(p.kind, field) {
-                    n.role |= roles::NAME_PLACE;
-                }
-                if self.tables.is_inline_place(p.kind, p.role, field) {
-                    n.role |= roles::INLINE;
-                }
-                n.role |= self.tables.splice_role(p.kind, field);
+                n.role |= self.tables.child_role(p.kind, p.role, field);
             }
             n.member = if node.is_error() || root {
                 0
