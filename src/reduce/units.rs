@@ -259,29 +259,23 @@ fn hoist_targets(tree: &Tree) -> (Vec<Hoistable>, Vec<Target>) {
         }
         let slot = tree.slot(NodeId(i as u32));
         nearest.clear();
-        let mut d = i as u32 + 1;
-        while d < n.subtree_end {
-            let c = &nodes[d as usize];
-            if c.member != 0 && c.has(flags::NAMED) {
-                // a leaf (nothing hoisting moves inside it) must also stand
-                // where the node could: elsewhere it is a name, not a value
-                // (a parameter's, a key's, an assignment's target). One kept
-                // in its place by a rule (`s` of `s->f`, whose minimal form
-                // `0` is never valid there) may still take the place of the
-                // node around it, but not a called function (`f(x)` by
-                // `f`: valid C that almost no test wants)
-                let is_leaf = leaf.is(d);
-                let kept = c.has(flags::KEPT) && (!is_leaf || tree.is_call(c.parent));
-                let fits = slot.accepts(c.kind)
-                    && (!is_leaf || tree.slot(NodeId(d)).accepts(n.kind))
-                    && !c.is_empty()
-                    && !kept;
-                if fits && (c.start, c.end) != (n.start, n.end) {
-                    nearest.push(NodeId(d));
-                }
-                d = c.subtree_end;
-            } else {
-                d += 1;
+        for d in nearest_members(tree, NodeId(i as u32)) {
+            let c = tree.node(d);
+            // a leaf (nothing hoisting moves inside it) must also stand
+            // where the node could: elsewhere it is a name, not a value
+            // (a parameter's, a key's, an assignment's target). One kept
+            // in its place by a rule (`s` of `s->f`, whose minimal form
+            // `0` is never valid there) may still take the place of the
+            // node around it, but not a called function (`f(x)` by
+            // `f`: valid C that almost no test wants)
+            let is_leaf = leaf.is(d.0);
+            let kept = c.has(flags::KEPT) && (!is_leaf || tree.is_call(c.parent));
+            let fits = slot.accepts(c.kind)
+                && (!is_leaf || tree.slot(d).accepts(n.kind))
+                && !c.is_empty()
+                && !kept;
+            if fits && (c.start, c.end) != (n.start, n.end) {
+                nearest.push(d);
             }
         }
         let first = targets.len() as u32;
@@ -350,19 +344,32 @@ fn splice_targets(tree: &Tree, id: NodeId, out: &mut Vec<Target>) {
     let role = |r: u8| tree.children(id).find(|&c| tree.node(c).role & r != 0);
     let (Some(head), Some(tail)) = (role(roles::HEAD), role(roles::TAIL)) else { return };
     let slot = tree.slot(id);
-    let nodes = tree.nodes();
-    let mut d = tail.0 + 1;
-    while d < nodes[tail.index()].subtree_end {
-        let c = &nodes[d as usize];
-        if c.member != 0 && c.has(flags::NAMED) {
-            if slot.accepts(c.kind) && !c.is_empty() && !c.has(flags::KEPT) {
-                out.push(Target { first: NodeId(d), last: NodeId(d), head: Some(head) });
-            }
-            d = c.subtree_end;
-        } else {
-            d += 1;
+    for d in nearest_members(tree, tail) {
+        let c = tree.node(d);
+        if slot.accepts(c.kind) && !c.is_empty() && !c.has(flags::KEPT) {
+            out.push(Target { first: d, last: d, head: Some(head) });
         }
     }
+}
+
+/// The named nodes below `id` that hoisting moves with none such between
+/// them and `id`, in preorder.
+fn nearest_members(tree: &Tree, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    let nodes = tree.nodes();
+    let end = nodes[id.index()].subtree_end;
+    let mut d = id.0 + 1;
+    std::iter::from_fn(move || {
+        while d < end {
+            let c = &nodes[d as usize];
+            if c.member != 0 && c.has(flags::NAMED) {
+                let found = NodeId(d);
+                d = c.subtree_end;
+                return Some(found);
+            }
+            d += 1;
+        }
+        None
+    })
 }
 
 /// Which nodes have nothing hoisting moves inside them, answered in
