@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use super::batch::Stage;
 use super::{Proposal, Search, Step, Units};
-use crate::syntax::{Hoist, Mask, Tree};
+use crate::syntax::{Hoist, Mask, NodeId, Target, Tree};
 
 /// The most targets a node may have to be offered its hoists at its own HDD
 /// level. The common shapes have one or two (a binary expression, a call
@@ -72,10 +72,7 @@ impl Search for Hoisting {
 
     fn propose(&mut self, units: &Units, mask: &Mask) -> Option<Proposal> {
         loop {
-            let (node, targets) = match self.level {
-                Some(_) => units.hoistable_early(self.node)?,
-                None => units.hoistable(self.node)?,
-            };
+            let (node, targets) = offered(units, self.node, self.level)?;
             let done = self.target >= targets.len()
                 || self.level.is_some_and(|l| {
                     units.level_of(node) != Some(l) || targets.len() > EARLY_TARGETS
@@ -197,11 +194,7 @@ impl HoistBatch {
         }
         self.round.clear();
         for i in 0..units.hoistable_count() {
-            let (node, targets) = match self.level {
-                Some(_) => units.hoistable_early(i),
-                None => units.hoistable(i),
-            }
-            .expect("a hoistable node");
+            let (node, targets) = offered(units, i, self.level).expect("a hoistable node");
             if self.next_target[i] == DONE {
                 continue;
             }
@@ -379,6 +372,16 @@ impl HoistMemory {
             .flat_map(|(node, targets)| targets.iter().map(move |&to| Hoist { node, to }))
             .filter(|&h| self.failed.contains(&hoist_key(tree, h)))
             .collect()
+    }
+}
+
+/// The `i`-th hoistable node and the targets a search offers it: at an HDD
+/// `level`, those that move a part of it (see [`Units::hoistable_early`]);
+/// after the HDD pass, all.
+fn offered(units: &Units, i: usize, level: Option<usize>) -> Option<(NodeId, &[Target])> {
+    match level {
+        Some(_) => units.hoistable_early(i),
+        None => units.hoistable(i),
     }
 }
 

@@ -201,7 +201,7 @@ impl Plan {
                     // syntax error beside it (an emptied libstdc++
                     // namespace): the groups whose text changed, once
                     if removed > 0 && self.algorithm == Algorithm::HddPlus && self.coordinated {
-                        self.coordinated(host, &mut memory.groups)?;
+                        self.coordinated(host, &mut memory.groups, Coordinated::new)?;
                     }
                     break;
                 }
@@ -269,11 +269,7 @@ impl Plan {
         // in them: a change of every use, after which the 1-minimal phase
         // would try each unit again (c/bzip2-maybe-uninit: 49 tests)
         if self.coordinated {
-            if let Some(tree) = host.view(View::Language) {
-                let mut search = Coordinated::undeclared(&tree, &memory.groups);
-                drive_on(host, &tree, &Units::new(&tree), &mut search, Phase::Coordinated)?;
-                memory.groups.remember(&tree, search.failed());
-            }
+            self.coordinated(host, &mut memory.groups, Coordinated::undeclared)?;
         }
         self.hdd_plus_rounds(host, memory)
     }
@@ -286,8 +282,11 @@ impl Plan {
             let before = text_len(host);
             let hoisted = if self.hoist { self.hoist(host, &mut memory.hoists)? } else { 0 };
             while self.one_minimal(host)? > 0 {}
-            let cut =
-                if self.coordinated { self.coordinated(host, &mut memory.groups)? } else { 0 };
+            let cut = if self.coordinated {
+                self.coordinated(host, &mut memory.groups, Coordinated::new)?
+            } else {
+                0
+            };
             // a hoist that reads as the current best counts as interesting
             // but changes nothing: only a shorter text is worth another round
             if (hoisted == 0 && cut == 0) || text_len(host) >= before {
@@ -352,14 +351,20 @@ impl Plan {
         }
     }
 
-    /// Coordinated deletion, on a fresh parse each time, while it makes the
+    /// Coordinated deletion over the groups `search` finds (all, or those
+    /// of undeclared names), on a fresh parse each time, while it makes the
     /// text shorter; returns how many bytes it removed. A group that failed
     /// is not tried again while what it switches off reads the same.
-    fn coordinated(&self, host: &mut dyn Host, memory: &mut GroupMemory) -> Result<usize, Stopped> {
+    fn coordinated(
+        &self,
+        host: &mut dyn Host,
+        memory: &mut GroupMemory,
+        search: fn(&Tree, &GroupMemory) -> Coordinated,
+    ) -> Result<usize, Stopped> {
         let Some(mut tree) = host.view(View::Language) else { return Ok(0) };
         let start = tree.src().len();
         loop {
-            let mut search = Coordinated::new(&tree, memory);
+            let mut search = search(&tree, memory);
             drive_on(host, &tree, &Units::new(&tree), &mut search, Phase::Coordinated)?;
             memory.remember(&tree, search.failed());
             // progress is the text getting shorter: a candidate that reads
