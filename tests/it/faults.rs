@@ -236,7 +236,7 @@ fn regression_max_time_stops_a_long_test_at_the_deadline_with_any_jobs() {
         assert_eq!(out.status.code(), Some(0), "{jobs}: {err}");
         // the deadline, plus --kill-grace at most for the tests it stops,
         // plus slack for a busy machine (the test sleeps 30 s)
-        assert!(took < Duration::from_secs(6), "{jobs}: took {took:?}");
+        assert!(took < Duration::from_secs(6), "{jobs}: took {took:?}: {err}");
         // the summary's time counts the check of the original and parsing
         let time = summary_time(&err);
         assert!(time >= 1.95 && time <= took.as_secs_f64() + 0.05, "{jobs}: {time} s, {err}");
