@@ -219,7 +219,10 @@ impl Plan {
             self.cut_through(host)?;
         }
         if self.shrink {
-            let shrink = self.batched(Hdd::new(Ddmin::Adaptive, Order::Forward));
+            // one pass: a character seldom frees another, and a second
+            // pass tests every character kept once more (js/he-encode:
+            // 32 tests for nothing)
+            let shrink = self.batched(Hdd::single_pass(Ddmin::Adaptive, Order::Forward));
             pass(host, View::Chars, shrink, Phase::Shrink)?;
         }
         if self.layout {

@@ -65,7 +65,9 @@ pub fn view(tree: &Tree) -> Option<Tree> {
             Shrink::No => continue,
             Shrink::Whole => Some((0, text.len())),
             Shrink::Quoted => {
-                let quote = |c: &u8| matches!(c, b'"' | b'\'' | b'`');
+                // a regular expression's slashes too; a string begins and
+                // ends with its quote, so a slash inside it never counts
+                let quote = |c: &u8| matches!(c, b'"' | b'\'' | b'`' | b'/');
                 match (text.iter().position(quote), text.iter().rposition(quote)) {
                     (Some(a), Some(b)) if a < b => Some((a + 1, b)),
                     _ => None,
@@ -162,7 +164,7 @@ fn unit_len(s: &[u8]) -> usize {
         _ => 1,
     };
     let len = match s.first() {
-        Some(b'\\') if s.len() > 1 => 1 + char_len(&s[1..]),
+        Some(b'\\') if s.len() > 1 => 1 + escape_len(&s[1..]).unwrap_or_else(|| char_len(&s[1..])),
         Some(b'&') => match s.iter().take(12).position(|&c| c == b';') {
             Some(k) if k > 1 && s[1..k].iter().all(|c| c.is_ascii_alphanumeric() || *c == b'#') => {
                 k + 1
@@ -172,6 +174,26 @@ fn unit_len(s: &[u8]) -> usize {
         _ => char_len(s),
     };
     len.min(s.len()).max(1)
+}
+
+/// The length of a numbered escape after its backslash (`x41`, `u00A9`,
+/// `U0001D306`, `u{1D306}`): one character, which a cut between its digits
+/// would turn into other characters.
+fn escape_len(s: &[u8]) -> Option<usize> {
+    let hex = |from: usize, n: usize| {
+        (s.len() >= from + n && s[from..from + n].iter().all(u8::is_ascii_hexdigit))
+            .then_some(from + n)
+    };
+    match s.first()? {
+        b'x' => hex(1, 2),
+        b'u' if s.get(1) == Some(&b'{') => {
+            let end = s.iter().take(10).position(|&c| c == b'}')?;
+            (end > 2 && s[2..end].iter().all(u8::is_ascii_hexdigit)).then_some(end + 1)
+        }
+        b'u' => hex(1, 4),
+        b'U' => hex(1, 8),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -187,6 +209,12 @@ mod tests {
         assert_eq!(unit_len("é!".as_bytes()), 2);
         assert_eq!(unit_len("𝌆".as_bytes()), 4);
         assert_eq!(unit_len(b"\\"), 1);
+        assert_eq!(unit_len(b"\\x1F\\x7F"), 4);
+        assert_eq!(unit_len(b"\\uD800-"), 6);
+        assert_eq!(unit_len(b"\\u{1D306}x"), 9);
+        assert_eq!(unit_len(b"\\U0001D306"), 10);
+        assert_eq!(unit_len(b"\\xZ1"), 2);
+        assert_eq!(unit_len(b"\\u12"), 2);
     }
 
     #[test]
