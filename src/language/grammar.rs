@@ -168,6 +168,24 @@ pub struct GrammarData {
     /// expression statement.
     #[serde(default)]
     pub statement: Option<StatementData>,
+
+    /// Tokens that all go at once (see `[sweep]` below): JavaScript's
+    /// statement-ending semicolons, which automatic semicolon insertion
+    /// makes optional. Without it, the token pass takes each alone, a test
+    /// each.
+    #[serde(default)]
+    pub sweep: Option<SweepData>,
+}
+
+/// `[sweep]`: tokens that may all go in one candidate.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SweepData {
+    /// The tokens (`;`).
+    pub tokens: Vec<String>,
+    /// The kinds (or supertypes) whose nodes such a token ends; only a
+    /// token that is the last child of one goes.
+    pub parents: Vec<String>,
 }
 
 /// `[statement]`: an expression followed by the token that ends a
@@ -244,6 +262,19 @@ pub struct DeclareData {
     /// where the name field holds the bare name (not `typedef int *P;`).
     #[serde(default)]
     pub inline: Option<String>,
+    /// The node declares its name only where no other declaration
+    /// resolves it: an assignment to a name nothing declares (JavaScript's
+    /// implicit global, `k = module` without `var`). Every such assignment
+    /// to a name is one declaration visible in the whole file; what goes
+    /// is the statement around it. Needs `field`, which must hold the bare
+    /// name (`k.exports = he` declares nothing).
+    #[serde(default)]
+    pub implicit: bool,
+    /// Try the uses written as the `inline` text before the declaration
+    /// goes with its uses: JavaScript's tests run the code, which reads the
+    /// values it declares, so deleting them first mostly costs a test.
+    #[serde(default)]
+    pub inline_first: bool,
 }
 
 /// The default order of a language: `order = "forward"` or `"backward"`.

@@ -11,10 +11,10 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 
-use super::grammar::{GrammarData, LayoutData, OrderData, StatementData};
+use super::grammar::{GrammarData, LayoutData, OrderData, StatementData, SweepData};
 use crate::syntax::layout::Rules;
 use crate::syntax::tree::{
-    roles, Bindings, Declare, KindNames, Shrink, SlotInfo, Stands, TreeInfo,
+    roles, Bindings, Declare, KindNames, Shrink, SlotInfo, Stands, Swept, TreeInfo,
 };
 
 /// How a front-end names its node kinds and fields.
@@ -97,6 +97,9 @@ pub(crate) struct Tables {
     /// Per kind: its part in an expression standing as a statement
     /// (grammar data `[statement]`; empty without it).
     pub stands: Vec<Stands>,
+    /// Per kind: its part in a sweep (grammar data `[sweep]`; empty
+    /// without it).
+    pub swept: Vec<Swept>,
 }
 
 impl Tables {
@@ -210,6 +213,7 @@ impl Tables {
             .collect();
         let layout = data.layout.as_ref().map(compile_layout).transpose()?.map(Arc::new);
         let stands = data.statement.as_ref().map(|d| compile_statement(d, v, kinds)).transpose()?;
+        let swept = data.sweep.as_ref().map(|d| compile_sweep(d, v, kinds)).transpose()?;
 
         Ok(Tables {
             order: data.order,
@@ -233,6 +237,7 @@ impl Tables {
             inline_fields,
             layout,
             stands: stands.unwrap_or_default(),
+            swept: swept.unwrap_or_default(),
         })
     }
 
@@ -286,6 +291,7 @@ impl Tables {
             bindings: self.bindings.clone(),
             layout: self.layout.clone(),
             stands: self.stands.clone(),
+            swept: self.swept.clone(),
         }
     }
 }
@@ -310,6 +316,22 @@ fn compile_statement(
         stands[k as usize] = Stands::End;
     }
     Ok(stands)
+}
+
+/// Each kind's part in a sweep (grammar data `[sweep]`).
+fn compile_sweep(data: &SweepData, v: &dyn Vocabulary, kinds: usize) -> Result<Vec<Swept>> {
+    let mut swept = vec![Swept::No; kinds];
+    for name in &data.parents {
+        for k in v.named(name).with_context(|| format!("in sweep: {name:?}"))? {
+            swept[k as usize] = Swept::Ends;
+        }
+    }
+    for token in &data.tokens {
+        for k in v.tokens(token).with_context(|| format!("in sweep: {token:?}"))? {
+            swept[k as usize] = Swept::Token;
+        }
+    }
+    Ok(swept)
 }
 
 /// The layout rules of `data`, as bytes.
@@ -337,8 +359,6 @@ fn compile_layout(data: &LayoutData) -> Result<Rules> {
     })
 }
 
-/// The name tables of `data` (`declare`, `scopes`, `calls`), and the places
-/// that hold declared names.
 /// The bindings of `data`; the roles of the children that hold a declared
 /// name and its text go to `role` (parent kind, field id, role).
 fn compile_bindings(
@@ -366,10 +386,18 @@ fn compile_bindings(
                 b.same[k as usize] = name;
             }
         }
+        if d.implicit && (d.each || d.field.is_none()) {
+            bail!("{}: an implicit declaration needs a field and no each", ctx());
+        }
         let field = d.field.as_deref().map(|f| v.field(f)).transpose().with_context(ctx)?;
         let value = d.inline.as_deref().map(|f| v.field(f)).transpose().with_context(ctx)?;
         for k in v.named(&d.kind).with_context(ctx)? {
-            b.declare[k as usize] = Some(Declare { name, each: d.each });
+            b.declare[k as usize] = Some(Declare {
+                name,
+                each: d.each,
+                implicit: d.implicit,
+                inline_first: d.inline_first,
+            });
             if let Some(f) = field {
                 role(k, f, roles::NAME_PLACE);
             }
@@ -459,13 +487,21 @@ mod tests {
             "scopes = [\"doc\"]\ncalls = [\"item\"]\n[[declare]]\nkind = \"item\"\nname = \"text\"\neach = true\n",
         )
         .expect("compiles");
-        assert_eq!(t.bindings.declare(1), Some(Declare { name: 2, each: true }));
+        assert_eq!(
+            t.bindings.declare(1),
+            Some(Declare { name: 2, each: true, implicit: false, inline_first: false })
+        );
         assert_eq!(t.bindings.declare(0), None);
         assert!(t.bindings.is_scope(0) && !t.bindings.is_scope(1));
         assert!(t.bindings.is_call(1) && !t.bindings.is_call(0));
         let err =
             compile("[[declare]]\nkind = \"item\"\nname = \"txet\"\n").map(|_| ()).unwrap_err();
         assert!(format!("{err:#}").contains("in declare"), "{err:#}");
+        // an implicit declaration names the field that holds the bare name
+        let err = compile("[[declare]]\nkind = \"item\"\nname = \"text\"\nimplicit = true\n")
+            .map(|_| ())
+            .unwrap_err();
+        assert!(format!("{err:#}").contains("implicit"), "{err:#}");
     }
 
     #[test]

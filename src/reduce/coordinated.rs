@@ -12,7 +12,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use super::groups::{groups, undeclared, Group};
+use super::groups::{groups, swept, undeclared, Group};
 use super::{Proposal, Search, Step, Units};
 use crate::syntax::{Mask, NodeId, Text, Tree};
 
@@ -32,10 +32,14 @@ impl Coordinated {
         Coordinated::of(groups(tree), tree, memory)
     }
 
-    /// The search over the groups of the names `tree` uses but does not
-    /// declare (see [`undeclared`]), but those `memory` knows to fail.
-    pub fn undeclared(tree: &Tree, memory: &GroupMemory) -> Coordinated {
-        Coordinated::of(undeclared(tree), tree, memory)
+    /// The search over the groups that change a whole text at once, tried
+    /// once after the HDD pass: the swept tokens (see [`swept`]) and the
+    /// names `tree` uses but does not declare (see [`undeclared`]); but
+    /// those `memory` knows to fail.
+    pub fn sweeping(tree: &Tree, memory: &GroupMemory) -> Coordinated {
+        let mut groups = swept(tree);
+        groups.extend(undeclared(tree));
+        Coordinated::of(groups, tree, memory)
     }
 
     fn of(groups: Vec<Group>, tree: &Tree, memory: &GroupMemory) -> Coordinated {
@@ -101,7 +105,9 @@ impl GroupMemory {
 }
 
 /// What tells a group apart across parses of changing text: the kinds and
-/// texts of what it switches off. A use removed elsewhere changes it.
+/// texts of its declarations, the kinds of the other nodes it switches off
+/// or writes anew (a use removed changes it; a use whose text changed, by a
+/// name inlined into it, does not), and the texts it writes.
 fn group_key(tree: &Tree, group: &Group) -> u128 {
     let mut h = xxhash_rust::xxh3::Xxh3::new();
     let node = |h: &mut xxhash_rust::xxh3::Xxh3, id: NodeId| {
@@ -110,14 +116,21 @@ fn group_key(tree: &Tree, group: &Group) -> u128 {
         h.update(&(text.len() as u64).to_le_bytes());
         h.update(text);
     };
-    for &id in &group.off {
+    let kind = |h: &mut xxhash_rust::xxh3::Xxh3, id: NodeId| {
+        h.update(&tree.node(id).kind.to_le_bytes());
+    };
+    for &id in &group.decls {
         node(&mut h, id);
     }
+    for &id in &group.off {
+        kind(&mut h, id);
+    }
     for s in &group.swaps {
-        node(&mut h, s.node);
+        kind(&mut h, s.node);
         match s.with {
             Text::Copy(c) => node(&mut h, c),
             Text::Replacement(r) => h.update(&r.to_le_bytes()),
+            Text::Nothing => h.update(b"-"),
         }
     }
     h.digest128()

@@ -20,7 +20,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::syntax::tree::{flags, roles, Action, Declare, NodeId, Tree};
+use crate::syntax::tree::{flags, roles, Action, Declare, NodeId, Swept, Tree};
 use crate::syntax::{Swap, Text};
 
 const FILE: u32 = u32::MAX;
@@ -40,12 +40,19 @@ pub struct Group {
 /// One declared name.
 #[derive(Debug)]
 struct Decl {
+    /// What goes with the name: the declaring node, or the statement
+    /// around an implicit declaration.
     node: NodeId,
+    /// The declaring node, whose fields hold the name and its text.
+    at: NodeId,
     name: NodeId,
     /// The node the name is visible in (`FILE` for the whole file).
     scope: u32,
     /// For a parameter: its function's name token and its position.
     param: Option<(NodeId, usize)>,
+    /// Its uses written as its value are tried before they are deleted
+    /// (grammar data `inline_first`).
+    inline_first: bool,
 }
 
 /// The groups of `tree`, the latest declaration first (so that the users of
@@ -70,6 +77,39 @@ pub fn groups(tree: &Tree) -> Vec<Group> {
 /// `int *` and `size_t *` meet.
 pub fn undeclared(tree: &Tree) -> Vec<Group> {
     binding_groups(tree).1
+}
+
+/// One group per swept token kind (grammar data `[sweep]`): every token of
+/// it that ends a node of a kind it may end (JavaScript's `;` of each
+/// statement), when there are two or more.
+pub fn swept(tree: &Tree) -> Vec<Group> {
+    let swept = &tree.info().swept;
+    if swept.is_empty() {
+        return Vec::new();
+    }
+    let part = |kind: u16| swept.get(kind as usize).copied().unwrap_or_default();
+    let mut by_kind: Vec<(u16, Vec<NodeId>)> = Vec::new();
+    for (i, n) in tree.nodes().iter().enumerate() {
+        let id = NodeId(i as u32);
+        if part(n.kind) != Swept::Token || n.parent == FILE {
+            continue;
+        }
+        let parent = NodeId(n.parent);
+        if part(tree.node(parent).kind) != Swept::Ends || tree.children(parent).last() != Some(id) {
+            continue;
+        }
+        match by_kind.iter_mut().find(|(k, _)| *k == n.kind) {
+            Some((_, ids)) => ids.push(id),
+            None => by_kind.push((n.kind, vec![id])),
+        }
+    }
+    // the tokens are kept nodes, which only a swap to nothing takes away
+    let group = |ids: Vec<NodeId>| Group {
+        decls: vec![ids[0]],
+        off: Vec::new(),
+        swaps: ids.into_iter().map(|node| Swap { node, with: Text::Nothing }).collect(),
+    };
+    by_kind.into_iter().filter(|(_, ids)| ids.len() > 1).map(|(_, ids)| group(ids)).collect()
 }
 
 /// Each syntax error node with the sibling right after it, and with the
@@ -166,8 +206,15 @@ fn binding_groups(tree: &Tree) -> (Vec<Group>, Vec<Group>) {
     for (ds, us) in members.iter().zip(&uses) {
         let plain = group(tree, &decls, ds, us, &calls, false);
         let zeros = group(tree, &decls, ds, us, &calls, true).filter(|z| Some(z) != plain.as_ref());
+        let inline = inlined(tree, &decls, ds, us);
+        let first = decls[ds[0]].inline_first;
+        if first {
+            out.extend(inline.clone());
+        }
         out.extend(plain.into_iter().chain(zeros).filter(|g| g.off.len() > 1));
-        out.extend(inlined(tree, &decls, ds, us));
+        if !first {
+            out.extend(inline);
+        }
     }
     let undeclared = undeclared
         .into_iter()
@@ -214,31 +261,40 @@ fn new_group<T>(members: &mut Vec<Vec<T>>) -> usize {
     members.len() - 1
 }
 
-/// Every declared name of `tree`, in preorder; a name claimed by an outer
-/// declaration (a C declaration and its declarator) is declared once.
+/// Every declared name of `tree`, in preorder, then the implicit ones (see
+/// [`implicit`]); a name claimed by an outer declaration (a C declaration
+/// and its declarator) is declared once.
 fn declarations(tree: &Tree) -> Vec<Decl> {
     let bindings = &tree.info().bindings;
     let mut out = Vec::new();
     let mut claimed: HashSet<NodeId> = HashSet::new();
     // declaring nodes (and the single elements they stand for) -> name
     let mut named: HashMap<u32, NodeId> = HashMap::new();
+    let mut assignments = Vec::new();
     for (i, n) in tree.nodes().iter().enumerate() {
         let Some(rule) = bindings.declare(n.kind) else { continue };
         let id = NodeId(i as u32);
+        if rule.implicit {
+            assignments.push(id);
+            continue;
+        }
         let elements: Vec<NodeId> = if n.has(flags::LIST) {
             tree.children(id).filter(|&c| tree.node(c).has(flags::ELEMENT)).collect()
         } else {
             Vec::new()
         };
-        let mut found: Vec<(NodeId, NodeId, Option<usize>)> = Vec::new();
+        // (what goes, the node whose fields hold the name, the name, the
+        // position of a parameter, inline first)
+        let mut found: Vec<(NodeId, NodeId, NodeId, Option<usize>, bool)> = Vec::new();
         if rule.each {
             for (index, &e) in elements.iter().enumerate() {
                 if let Some(name) = first_name(tree, e, rule.name, false) {
-                    found.push((e, name, Some(index)));
+                    found.push((e, e, name, Some(index), rule.inline_first));
                 }
             }
         } else if elements.is_empty() {
-            found.extend(name_of(tree, id, rule).map(|name| (id, name, None)));
+            let name = name_of(tree, id, rule);
+            found.extend(name.map(|name| (id, id, name, None, rule.inline_first)));
         } else {
             for &e in &elements {
                 let own = bindings.declare(tree.node(e).kind).filter(|d| !d.each);
@@ -249,10 +305,13 @@ fn declarations(tree: &Tree) -> Vec<Decl> {
                 let Some(name) = name else { continue };
                 named.insert(e.0, name);
                 let node = if elements.len() == 1 { id } else { e };
-                found.push((node, name, None));
+                // a declarator declares by its own fields (JavaScript's `x = 1`
+                // of `var x = 1;`)
+                let at = if own.is_some() { e } else { node };
+                found.push((node, at, name, None, own.unwrap_or(rule).inline_first));
             }
         }
-        for (node, name, index) in found {
+        for (node, at, name, index, inline_first) in found {
             if !claimed.insert(name) {
                 continue;
             }
@@ -266,8 +325,46 @@ fn declarations(tree: &Tree) -> Vec<Decl> {
                     scope = function.map_or(scope, |f| f.0);
                 }
             }
-            out.push(Decl { node, name, scope, param: owner });
+            out.push(Decl { node, at, name, scope, param: owner, inline_first });
         }
+    }
+    let implicit = implicit(tree, &out, &assignments);
+    out.extend(implicit);
+    out
+}
+
+/// The implicit declarations among `assignments` (grammar data
+/// `[[declare]] implicit`): each assignment to a bare name that none of
+/// `decls` resolves (`k = module` without `var`), visible in the whole
+/// file, going with the statement around it.
+fn implicit(tree: &Tree, decls: &[Decl], assignments: &[NodeId]) -> Vec<Decl> {
+    let keys: HashMap<(u16, &[u8], u32), usize> =
+        decls.iter().map(|d| ((kind_of(tree, d.name), tree.text(d.name), d.scope), 0)).collect();
+    let mut out = Vec::new();
+    for &at in assignments {
+        let Some(rule) = tree.info().bindings.declare(tree.node(at).kind) else { continue };
+        let place = tree.children(at).find(|&c| tree.node(c).role & roles::NAME_PLACE != 0);
+        let Some(name) = place.filter(|&p| kind_of(tree, p) == rule.name) else { continue };
+        let kind = kind_of(tree, name);
+        if resolve(tree, &keys, kind, tree.text(name), tree.node(at).parent).is_some() {
+            continue;
+        }
+        // the statement around it: up through parents that hold nothing else
+        let mut node = at;
+        loop {
+            let parent = tree.node(node).parent;
+            if parent == FILE || tree.info().bindings.is_scope(tree.node(NodeId(parent)).kind) {
+                break;
+            }
+            let mut named =
+                tree.children(NodeId(parent)).filter(|&c| tree.node(c).has(flags::NAMED));
+            if named.next() != Some(node) || named.next().is_some() {
+                break;
+            }
+            node = NodeId(parent);
+        }
+        let inline_first = rule.inline_first;
+        out.push(Decl { node, at, name, scope: FILE, param: None, inline_first });
     }
     out
 }
@@ -409,11 +506,11 @@ fn inlined(tree: &Tree, decls: &[Decl], ds: &[usize], us: &[NodeId]) -> Option<G
     let child = |of: NodeId, r: u8| tree.children(of).find(|&c| tree.node(c).role & r != 0);
     // the node that holds the name: the declaration's name field, or the
     // element of a list that is the declaration (`b = 2` of `int a, b = 2;`)
-    let place = match tree.node(d.node).role & roles::NAME_PLACE {
-        0 => child(d.node, roles::NAME_PLACE)?,
-        _ => d.node,
+    let place = match tree.node(d.at).role & roles::NAME_PLACE {
+        0 => child(d.at, roles::NAME_PLACE)?,
+        _ => d.at,
     };
-    let value = child(d.node, roles::INLINE).or_else(|| child(place, roles::INLINE))?;
+    let value = child(d.at, roles::INLINE).or_else(|| child(place, roles::INLINE))?;
     let in_place = tree.node(value).parent == place.0;
     let bare = place == d.name || (in_place && tree.node(d.name).parent == place.0);
     let uses: Vec<NodeId> = us.iter().copied().filter(|&u| !inside(tree, u.0, d.node)).collect();
@@ -673,6 +770,51 @@ mod tests {
         // a JavaScript expression statement may lose its expression: `0;`
         assert!(g.iter().any(|o| o == &["let y = x;", "console.log(y)"]), "{g:?}");
         assert!(g.iter().any(|o| o == &["let x = 1;", "x"]), "{g:?}");
+    }
+
+    #[test]
+    fn a_javascript_assignment_to_an_undeclared_name_declares_it() {
+        // `k = module` without `var`: the statement goes with every use, or
+        // its value stands for k (tried first: the test runs the code)
+        let src = "k = module;\nhe = {};\nk.exports = he;\n";
+        let g = swapped("js", src);
+        assert!(g.contains(&"he = {};\nmodule.exports = he;\n".into()), "{g:?}");
+        assert!(g.contains(&"k = module;\nk.exports = {};\n".into()), "{g:?}");
+        let g = texts("js", src);
+        let k = g.iter().position(|o| o == &["k = module;"]).expect("k written as module");
+        // (the use's expression by `0`, then the 1-minimal phase's)
+        let gone = g.iter().position(|o| o == &["k = module;", "k.exports = he"]);
+        assert!(gone.is_some_and(|gone| gone > k), "{g:?}");
+        // every assignment to it is the one declaration
+        let g = texts("js", "e = 1;\nfunction f() { e = 2; }\ng(e);\n");
+        assert!(g.iter().any(|o| o == &["e = 1;", "e = 2;", "g(e)"]), "{g:?}");
+        // not a declared name, a parameter, or a property
+        let g = texts("js", "var v;\nv = 1;\nfunction f(p) { p = 2; }\no.q = 3;\n");
+        assert!(!g.iter().any(|o| o[0] == "v = 1;" || o[0] == "p = 2;"), "{g:?}");
+        assert!(!g.iter().any(|o| o.iter().any(|t| t.starts_with("o.q"))), "{g:?}");
+    }
+
+    #[test]
+    fn statement_semicolons_are_swept_at_once() {
+        let fe = crate::language::by_name("js").expect("js").frontend().expect("front-end");
+        let src = "var a = 1;\nb = a + 2;\nfor (;;) { foo(b); }\n";
+        let tree = fe.parse(Arc::from(src.as_bytes()));
+        let g = swept(&tree);
+        assert_eq!(g.len(), 1, "{g:?}");
+        let mask = crate::syntax::Mask::new(tree.len()).with_swaps(&g[0].swaps);
+        let mut text = Vec::new();
+        crate::syntax::Unparser::new().unparse(&tree, &mask, &mut text);
+        // the `for`'s own semicolons stay
+        let want = "var a = 1\nb = a + 2\nfor (;;) { foo(b) }\n";
+        assert_eq!(String::from_utf8_lossy(&text), want);
+        // C has no sweep; a single semicolon is the token pass's
+        assert!(swept(&c_tree("int a;\nint b;\n")).is_empty());
+        assert!(swept(&fe.parse(Arc::from(&b"f();\n"[..]))).is_empty());
+    }
+
+    fn c_tree(src: &str) -> Tree {
+        let fe = crate::language::by_name("c").expect("c").frontend().expect("front-end");
+        fe.parse(Arc::from(src.as_bytes()))
     }
 
     #[test]

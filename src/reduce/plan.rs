@@ -268,11 +268,12 @@ impl Plan {
         if self.rename {
             pass(host, View::Rename, Renaming::default(), Phase::Rename)?;
         }
-        // the names of headers' types made `int` before the rounds, not
-        // in them: a change of every use, after which the 1-minimal phase
-        // would try each unit again (c/bzip2-maybe-uninit: 49 tests)
+        // the names of headers' types made `int`, and the swept tokens
+        // gone, before the rounds, not in them: a change of every use, after
+        // which the 1-minimal phase would try each unit again
+        // (c/bzip2-maybe-uninit: 49 tests)
         if self.coordinated {
-            self.coordinated(host, &mut memory.groups, Coordinated::undeclared)?;
+            self.coordinated(host, &mut memory.groups, Coordinated::sweeping)?;
         }
         self.hdd_plus_rounds(host, memory)
     }

@@ -14,6 +14,13 @@ pub struct Declare {
     /// parameter of the nearest declaration above the list: deleting it
     /// deletes the matching argument of every call.
     pub each: bool,
+    /// The node declares its name only where no other declaration
+    /// resolves it (an assignment to an undeclared name: JavaScript's
+    /// implicit global); such declarations are visible in the whole file.
+    pub implicit: bool,
+    /// Coordinated deletion tries the declaration's uses written as its
+    /// value before it deletes them.
+    pub inline_first: bool,
 }
 
 /// Per-kind name tables of one language, indexed by kind (empty for

@@ -19,7 +19,7 @@ use super::bindings::{Bindings, Declare};
 use std::sync::Arc;
 
 use super::tree::{
-    flags, Action, KindNames, Node, Shrink, SlotInfo, Stands, Tree, TreeInfo, ERROR_KIND,
+    flags, Action, KindNames, Node, Shrink, SlotInfo, Stands, Swept, Tree, TreeInfo, ERROR_KIND,
 };
 
 /// The byte between two files' texts.
@@ -112,6 +112,10 @@ pub fn splice(trees: &[Tree]) -> Tree {
         if !ti.stands.is_empty() {
             info.stands.resize(o.kind as usize, Stands::No);
             info.stands.extend(ti.stands.iter().copied());
+        }
+        if !ti.swept.is_empty() {
+            info.swept.resize(o.kind as usize, Swept::No);
+            info.swept.extend(ti.swept.iter().copied());
         }
         info.replacements.extend(ti.replacements.iter().cloned());
         info.slots.extend(ti.slots.iter().map(|s| SlotInfo {

@@ -58,6 +58,9 @@ pub enum Text {
     Replacement(u16),
     /// The original text of another node.
     Copy(NodeId),
+    /// No text: a token no removal takes alone, gone with all others of
+    /// its kind (a sweep's `;`).
+    Nothing,
 }
 
 /// A fixed-size bitset over the node ids of one tree.

@@ -195,6 +195,9 @@ pub struct TreeInfo {
     /// Per kind: its part in an expression standing as a statement
     /// (grammar data `[statement]`); empty when the language has none.
     pub stands: Vec<Stands>,
+    /// Per kind: its part in a sweep (grammar data `[sweep]`); empty when
+    /// the language has none.
+    pub swept: Vec<Swept>,
 }
 
 impl Default for TreeInfo {
@@ -211,8 +214,21 @@ impl Default for TreeInfo {
             bindings: Bindings::default(),
             layout: None,
             stands: Vec::new(),
+            swept: Vec::new(),
         }
     }
+}
+
+/// A kind's part in a sweep (grammar data `[sweep]`): every token of a
+/// swept kind that ends a node of an ending kind goes in one candidate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Swept {
+    #[default]
+    No,
+    /// A token that may go (JavaScript's `;`).
+    Token,
+    /// A node whose last child, such a token, may go.
+    Ends,
 }
 
 /// A kind's part in an expression standing as a statement: `x + *d` and

@@ -134,6 +134,7 @@ impl Unparser {
             let with = match s.with {
                 Text::Replacement(r) => With::Replacement(r),
                 Text::Copy(c) => With::Original(nodes[c.index()].start, nodes[c.index()].end),
+                Text::Nothing => With::Nothing,
             };
             self.cuts.push(Cut { start: n.start, end: n.end, with });
             sort = true;
