@@ -175,6 +175,13 @@ pub struct GrammarData {
     /// each.
     #[serde(default)]
     pub sweep: Option<SweepData>,
+
+    /// Kinds whose nodes, side by side and alike up to their body (the
+    /// last child, a bracketed block), may become one: C++'s
+    /// `namespace n { A } namespace n { B }` to `namespace n { A B }`, by
+    /// coordinated deletion. Without it, such a pair stays two.
+    #[serde(default)]
+    pub merge: Vec<String>,
 }
 
 /// `[sweep]`: tokens that may all go in one candidate.

@@ -100,6 +100,9 @@ pub(crate) struct Tables {
     /// Per kind: its part in a sweep (grammar data `[sweep]`; empty
     /// without it).
     pub swept: Vec<Swept>,
+    /// Per kind: whether nodes side by side may merge (grammar data
+    /// `merge`; empty without it).
+    pub merge: Vec<bool>,
 }
 
 impl Tables {
@@ -214,6 +217,13 @@ impl Tables {
         let layout = data.layout.as_ref().map(compile_layout).transpose()?.map(Arc::new);
         let stands = data.statement.as_ref().map(|d| compile_statement(d, v, kinds)).transpose()?;
         let swept = data.sweep.as_ref().map(|d| compile_sweep(d, v, kinds)).transpose()?;
+        let mut merge = Vec::new();
+        for name in &data.merge {
+            merge.resize(kinds, false);
+            for k in v.named(name).with_context(|| format!("in merge: {name:?}"))? {
+                merge[k as usize] = true;
+            }
+        }
 
         Ok(Tables {
             order: data.order,
@@ -238,6 +248,7 @@ impl Tables {
             layout,
             stands: stands.unwrap_or_default(),
             swept: swept.unwrap_or_default(),
+            merge,
         })
     }
 
@@ -292,6 +303,7 @@ impl Tables {
             layout: self.layout.clone(),
             stands: self.stands.clone(),
             swept: self.swept.clone(),
+            merge: self.merge.clone(),
         }
     }
 }

@@ -67,6 +67,7 @@ pub fn groups(tree: &Tree) -> Vec<Group> {
     let mut out = error_groups(tree);
     out.extend(bound);
     out.extend(undeclared);
+    out.extend(merges(tree));
     out.sort_by_key(|g| std::cmp::Reverse(g.decls[0]));
     out
 }
@@ -110,6 +111,52 @@ pub fn swept(tree: &Tree) -> Vec<Group> {
         swaps: ids.into_iter().map(|node| Swap { node, with: Text::Nothing }).collect(),
     };
     by_kind.into_iter().filter(|(_, ids)| ids.len() > 1).map(|(_, ids)| group(ids)).collect()
+}
+
+/// Each two nodes side by side of a kind that may merge (grammar data
+/// `merge`) and alike up to their bodies, made one: the first's closing
+/// bracket and the second's beginning up to its opening bracket written as
+/// nothing (`namespace n { A }\nnamespace n { B }` to
+/// `namespace n { A \n B }`).
+fn merges(tree: &Tree) -> Vec<Group> {
+    let merge = &tree.info().merge;
+    if merge.is_empty() {
+        return Vec::new();
+    }
+    let mergeable = |id: NodeId| merge.get(tree.node(id).kind as usize).copied().unwrap_or(false);
+    // the children before the body, and the body's brackets
+    let parts = |id: NodeId| {
+        let children: Vec<NodeId> = tree.children(id).collect();
+        let (&body, head) = children.split_last()?;
+        let open = tree.children(body).next()?;
+        let close = tree.children(body).last()?;
+        let leaf = |t: NodeId| tree.node(t).subtree_end == t.0 + 1;
+        (leaf(open) && leaf(close) && open != close).then(|| (head.to_vec(), open, close))
+    };
+    let mut out = Vec::new();
+    for (i, n) in tree.nodes().iter().enumerate() {
+        if n.subtree_end == i as u32 + 1 {
+            continue;
+        }
+        let children: Vec<NodeId> = tree.children(NodeId(i as u32)).collect();
+        for pair in children.windows(2) {
+            let [a, b] = [pair[0], pair[1]];
+            if !mergeable(a) || tree.node(a).kind != tree.node(b).kind {
+                continue;
+            }
+            let (Some((head_a, _, close)), Some((head_b, open, _))) = (parts(a), parts(b)) else {
+                continue;
+            };
+            let texts = |h: &[NodeId]| h.iter().map(|&t| tree.text(t)).collect::<Vec<_>>();
+            if texts(&head_a) != texts(&head_b) {
+                continue;
+            }
+            let nothing = |node| Swap { node, with: Text::Nothing };
+            let swaps = std::iter::once(close).chain(head_b).chain([open]).map(nothing).collect();
+            out.push(Group { decls: vec![a, b], off: Vec::new(), swaps });
+        }
+    }
+    out
 }
 
 /// Each syntax error node with the sibling right after it, and with the
@@ -810,6 +857,16 @@ mod tests {
         // C has no sweep; a single semicolon is the token pass's
         assert!(swept(&c_tree("int a;\nint b;\n")).is_empty());
         assert!(swept(&fe.parse(Arc::from(&b"f();\n"[..]))).is_empty());
+    }
+
+    #[test]
+    fn a_namespace_reopened_right_after_it_closes_merges_with_it() {
+        let src = "namespace n {\nint a;\n}\nnamespace n {\nint b;\n}\nnamespace m {\n}\n";
+        let g = swapped("cpp", src);
+        assert_eq!(g, ["namespace n {\nint a;\nint b;\n}\nnamespace m {\n}\n"], "{g:?}");
+        // not two namespaces of different names, nor in C
+        assert!(swapped("cpp", "namespace n { int a; }\nnamespace m { int b; }\n").is_empty());
+        assert!(merges(&c_tree("int a;\nint b;\n")).is_empty());
     }
 
     fn c_tree(src: &str) -> Tree {

@@ -117,6 +117,10 @@ pub fn splice(trees: &[Tree]) -> Tree {
             info.swept.resize(o.kind as usize, Swept::No);
             info.swept.extend(ti.swept.iter().copied());
         }
+        if !ti.merge.is_empty() {
+            info.merge.resize(o.kind as usize, false);
+            info.merge.extend(ti.merge.iter().copied());
+        }
         info.replacements.extend(ti.replacements.iter().cloned());
         info.slots.extend(ti.slots.iter().map(|s| SlotInfo {
             repeated: s.repeated,

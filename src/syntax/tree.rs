@@ -198,6 +198,9 @@ pub struct TreeInfo {
     /// Per kind: its part in a sweep (grammar data `[sweep]`); empty when
     /// the language has none.
     pub swept: Vec<Swept>,
+    /// Per kind: whether two such nodes side by side, alike up to their
+    /// bodies, may become one (grammar data `merge`); empty when none may.
+    pub merge: Vec<bool>,
 }
 
 impl Default for TreeInfo {
@@ -215,6 +218,7 @@ impl Default for TreeInfo {
             layout: None,
             stands: Vec::new(),
             swept: Vec::new(),
+            merge: Vec::new(),
         }
     }
 }
