@@ -330,18 +330,17 @@ fn declarations(tree: &Tree) -> Vec<Decl> {
         } else {
             Vec::new()
         };
-        // (what goes, the node whose fields hold the name, the name, the
-        // position of a parameter, inline first)
-        let mut found: Vec<(NodeId, NodeId, NodeId, Option<usize>, bool)> = Vec::new();
+        // (the declaring node, the name, the position of a parameter,
+        // inline first)
+        let mut found: Vec<(NodeId, NodeId, Option<usize>, bool)> = Vec::new();
         if rule.each {
             for (index, &e) in elements.iter().enumerate() {
                 if let Some(name) = first_name(tree, e, rule.name, false) {
-                    found.push((e, e, name, Some(index), rule.inline_first));
+                    found.push((e, name, Some(index), rule.inline_first));
                 }
             }
         } else if elements.is_empty() {
-            let name = name_of(tree, id, rule);
-            found.extend(name.map(|name| (id, id, name, None, rule.inline_first)));
+            found.extend(name_of(tree, id, rule).map(|name| (id, name, None, rule.inline_first)));
         } else {
             for &e in &elements {
                 let own = bindings.declare(tree.node(e).kind).filter(|d| !d.each);
@@ -352,13 +351,10 @@ fn declarations(tree: &Tree) -> Vec<Decl> {
                 let Some(name) = name else { continue };
                 named.insert(e.0, name);
                 let node = if elements.len() == 1 { id } else { e };
-                // a declarator declares by its own fields (JavaScript's `x = 1`
-                // of `var x = 1;`)
-                let at = if own.is_some() { e } else { node };
-                found.push((node, at, name, None, own.unwrap_or(rule).inline_first));
+                found.push((node, name, None, own.unwrap_or(rule).inline_first));
             }
         }
-        for (node, at, name, index, inline_first) in found {
+        for (node, name, index, inline_first) in found {
             if !claimed.insert(name) {
                 continue;
             }
@@ -372,7 +368,7 @@ fn declarations(tree: &Tree) -> Vec<Decl> {
                     scope = function.map_or(scope, |f| f.0);
                 }
             }
-            out.push(Decl { node, at, name, scope, param: owner, inline_first });
+            out.push(Decl { node, at: node, name, scope, param: owner, inline_first });
         }
     }
     let implicit = implicit(tree, &out, &assignments);
