@@ -1,16 +1,17 @@
 //! The renaming pass: each name the text declares, at every token that
 //! spells it, becomes the shortest name the text does not use yet (`a`,
-//! `b`, ... `aa`), one name per candidate, kept when the test still passes.
+//! `b`, ... `aa`), kept when the test still passes: all names in one
+//! candidate first, then halves of the names the test refused.
 //!
 //! The view ([`view`]) is a tree over the same text whose units are the
 //! tokens of the renamed names: a name's tokens share a kind (one per name,
 //! most bytes saved first) and are replaced by its new name. [`Renaming`]
-//! switches off the units of one kind at a time. A name is renamed
+//! switches off the units of a range of kinds at a time. A name is renamed
 //! wherever a token of its kind spells it, whatever the scope: consistent
 //! renaming keeps the meaning, and the new names clash with nothing in the
 //! text. Names the text only uses (library functions, fields of a
 //! header's struct) are never renamed; names the test needs (it greps for
-//! them, or prints them) fail their one test and stay.
+//! them, or prints them) fail the halves they are in, then alone, and stay.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -127,27 +128,35 @@ impl FreshNames {
     }
 }
 
-/// Renames one name at a time: the units of one kind of the [`view`].
+/// Renames names by halves: every name of the [`view`] in one candidate
+/// first, and when the test fails on a set of names, each half of it in
+/// turn, down to single names, which fail alone and stay. Most names mean
+/// nothing to the test, so a text whose names all may change costs one
+/// test rather than one per name; `f` names the test needs cost about
+/// `2 f log2(n / f)` more.
 #[derive(Clone, Debug, Default)]
 pub struct Renaming {
-    /// The kind of the next name to rename.
-    kind: u16,
+    /// The sets of names still to try, as ranges of the view's kinds, the
+    /// next one last; `None` before the first proposal.
+    todo: Option<Vec<(u16, u16)>>,
 }
 
 impl Search for Renaming {
     fn propose(&mut self, units: &Units, mask: &Mask) -> Option<Proposal> {
-        loop {
-            self.kind += 1;
-            let all = units.present_at(0, mask);
-            if !all.iter().any(|&u| units.kind(u) >= self.kind) {
-                return None;
+        let all = units.present_at(0, mask);
+        let todo = self.todo.get_or_insert_with(|| {
+            let last = all.iter().map(|&u| units.kind(u)).max().unwrap_or(0);
+            vec![(1, last + 1)]
+        });
+        while let Some(&(from, to)) = todo.last() {
+            let names: Vec<NodeId> =
+                all.iter().copied().filter(|&u| (from..to).contains(&units.kind(u))).collect();
+            if !names.is_empty() {
+                return Some(Proposal::Off(names));
             }
-            let name: Vec<NodeId> =
-                all.into_iter().filter(|&u| units.kind(u) == self.kind).collect();
-            if !name.is_empty() {
-                return Some(Proposal::Off(name));
-            }
+            todo.pop();
         }
+        None
     }
 
     fn expect(&self) -> bool {
@@ -159,14 +168,20 @@ impl Search for Renaming {
         Step::Rename
     }
 
-    fn feedback(&mut self, _interesting: bool) {}
+    fn feedback(&mut self, interesting: bool) {
+        let todo = self.todo.as_mut().expect("feedback follows a proposal");
+        let (from, to) = todo.pop().expect("feedback follows a proposal");
+        if !interesting && to - from > 1 {
+            let mid = from + (to - from) / 2;
+            todo.push((mid, to));
+            todo.push((from, mid));
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reduce::run;
-    use crate::reduce::testing::FnOracle;
     use crate::syntax::Unparser;
     use std::sync::Arc;
 
@@ -175,24 +190,45 @@ mod tests {
         fe.parse(Arc::from(src.as_bytes()))
     }
 
-    /// `src` with every name renamed, and the names in the order tried.
-    fn renamed(lang: &str, src: &str) -> (String, Vec<String>) {
+    /// `src` with the names renamed that `test` allows (it sees each
+    /// candidate's text), and the sets of names tried, in order, with
+    /// their outcomes.
+    fn renamed_if(
+        lang: &str,
+        src: &str,
+        test: impl Fn(&str) -> bool,
+    ) -> (String, Vec<(Vec<String>, bool)>) {
         let tree = parse(lang, src);
         let Some(view) = view(&tree) else { return (src.to_string(), Vec::new()) };
         let units = Units::new(&view);
+        let mut unparser = Unparser::new();
         let mut tried = Vec::new();
-        let mut oracle = FnOracle::new(&units, |_: &[NodeId]| true);
         let mut mask = Mask::new(view.len());
         let mut search = Renaming::default();
         while let Some(p) = search.propose(&units, &mask) {
             let Proposal::Off(ids) = &p else { unreachable!() };
-            tried.push(view.info().kinds.name(units.kind(ids[0])).to_string());
-            mask = p.apply(&mask);
-            search.feedback(oracle.test(&mask));
+            let mut kinds: Vec<u16> = ids.iter().map(|&u| units.kind(u)).collect();
+            kinds.sort();
+            kinds.dedup();
+            let names = kinds.iter().map(|&k| view.info().kinds.name(k).to_string()).collect();
+            let candidate = p.apply(&mask);
+            let mut text = Vec::new();
+            unparser.unparse(&view, &candidate, &mut text);
+            let interesting = test(std::str::from_utf8(&text).expect("utf-8"));
+            if interesting {
+                mask = candidate;
+            }
+            tried.push((names, interesting));
+            search.feedback(interesting);
         }
         let mut out = Vec::new();
-        Unparser::new().unparse(&view, &mask, &mut out);
+        unparser.unparse(&view, &mask, &mut out);
         (String::from_utf8(out).expect("utf-8"), tried)
+    }
+
+    /// `src` with every name renamed, and the sets of names tried.
+    fn renamed(lang: &str, src: &str) -> (String, Vec<(Vec<String>, bool)>) {
+        renamed_if(lang, src, |_| true)
     }
 
     #[test]
@@ -204,14 +240,15 @@ mod tests {
             "int a;\nint c(int b) { a += b; return printf(\"%d\", a); }\nint main(void) { return c(1); }\n",
             "printf is not declared here, and main is a fixed name: they keep theirs"
         );
-        assert_eq!(tried, ["counter", "amount", "step"]);
+        let all = ["counter", "amount", "step"].map(String::from).to_vec();
+        assert_eq!(tried, [(all, true)], "all names at once, in one test");
     }
 
     #[test]
     fn new_names_are_no_word_of_the_text_and_never_longer() {
         let (out, _) = renamed("c", "int a, b; int cc(int x) { return a + b + x; }\n");
         assert_eq!(out, "int a, b; int c(int x) { return a + b + x; }\n");
-        assert_eq!(renamed("c", "int a; int b(void) { return a; }\n").1, Vec::<String>::new());
+        assert!(renamed("c", "int a; int b(void) { return a; }\n").1.is_empty());
     }
 
     #[test]
@@ -243,29 +280,24 @@ mod tests {
 
     #[test]
     fn a_name_the_test_needs_keeps_it_and_the_others_go_on() {
-        let tree = parse("c", "int keep_me; int other; int f(void) { return keep_me + other; }\n");
-        let view = view(&tree).expect("names to rename");
-        let units = Units::new(&view);
-        let mut unparser = Unparser::new();
-        let mut oracle = FnOracle::new(&units, |present: &[NodeId]| {
-            // the test needs "keep_me": its tokens must stay as they are
-            let mut m = Mask::new(view.len());
-            for (i, _) in view.nodes().iter().enumerate().skip(1) {
-                if !present.contains(&NodeId(i as u32)) {
-                    m.set_off(NodeId(i as u32));
-                }
-            }
-            let mut text = Vec::new();
-            unparser.unparse(&view, &m, &mut text);
-            text.windows(7).any(|w| w == b"keep_me")
-        });
-        let mut mask = Mask::new(view.len());
-        run(Renaming::default(), &units, &mut mask, &mut oracle).expect("finished");
-        let mut out = Vec::new();
-        Unparser::new().unparse(&view, &mask, &mut out);
+        let src = "int keep_me; int other; int third; int fourth;\n\
+                   int f(void) { return keep_me + other + third + fourth; }\n";
+        let (out, tried) = renamed_if("c", src, |text| text.contains("keep_me"));
         assert_eq!(
-            String::from_utf8(out).expect("utf-8"),
-            "int keep_me; int b; int f(void) { return keep_me + b; }\n"
+            out,
+            "int keep_me; int c; int d; int b;\nint f(void) { return keep_me + c + d + b; }\n"
+        );
+        let set = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            tried,
+            [
+                (set(&["keep_me", "fourth", "other", "third"]), false),
+                (set(&["keep_me", "fourth"]), false),
+                (set(&["keep_me"]), false),
+                (set(&["fourth"]), true),
+                (set(&["other", "third"]), true),
+            ],
+            "the names by halves, most bytes saved first; ties in the order of first use"
         );
     }
 }
