@@ -182,6 +182,42 @@ pub struct GrammarData {
     /// coordinated deletion. Without it, such a pair stays two.
     #[serde(default)]
     pub merge: Vec<String>,
+
+    /// How a function is made `void` (see `[void]` below). Without it,
+    /// functions keep their return types.
+    #[serde(default)]
+    pub void: Option<VoidData>,
+}
+
+/// `[void]`: a function whose value no call uses may be made `void`, by
+/// coordinated deletion: its return type and that of every declaration of
+/// its name written as the `void` text, its `return` statements' values
+/// written as nothing (`int f(void) { g(); return 0; }` to
+/// `void f(void) { g(); return; }`); or, where no `return` has a value, its
+/// body's last statement switched off with it (the call of a `noreturn`
+/// function that only kept `-Werror=return-type` quiet).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VoidData {
+    /// The kinds that define a function (C's `function_definition`).
+    pub functions: Vec<String>,
+    /// The kinds that declare one without defining it (C's `declaration`,
+    /// C++'s `field_declaration`): their return type changes along.
+    pub declarations: Vec<String>,
+    /// The field of the return type in both (`type`).
+    #[serde(rename = "type")]
+    pub type_field: String,
+    /// The declarator that makes either a function's (`function_declarator`):
+    /// a child of that kind, not one under a pointer's declarator.
+    pub declarator: String,
+    /// The text of the type that returns nothing (`void`).
+    pub text: String,
+    /// The statement that returns (`return_statement`).
+    pub returns: String,
+    /// Kinds inside a function whose `return`s are their own (C++'s
+    /// `lambda_expression`).
+    #[serde(default)]
+    pub nested: Vec<String>,
 }
 
 /// `[sweep]`: tokens that may all go in one candidate.

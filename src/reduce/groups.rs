@@ -20,7 +20,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::syntax::tree::{flags, roles, Action, Declare, NodeId, Swept, Tree};
+use crate::syntax::tree::{flags, roles, Action, Declare, NodeId, Stands, Swept, Tree, Voids};
 use crate::syntax::{Swap, Text};
 
 const FILE: u32 = u32::MAX;
@@ -60,14 +60,16 @@ struct Decl {
 /// switch off a single node and change nothing else (the 1-minimal phase
 /// tries those); each declaration with its uses written as its text (see
 /// [`inlined`]); each name the file does not declare (see
-/// [`undeclared`]); and each syntax error with the node after it (see
-/// [`error_groups`]).
+/// [`undeclared`]); each syntax error with the node after it (see
+/// [`error_groups`]); each pair of blocks that may merge (see [`merges`]);
+/// and each function that may be made `void` (see [`voided`]).
 pub fn groups(tree: &Tree) -> Vec<Group> {
     let (bound, undeclared) = binding_groups(tree);
     let mut out = error_groups(tree);
     out.extend(bound);
     out.extend(undeclared);
     out.extend(merges(tree));
+    out.extend(voided(tree));
     out.sort_by_key(|g| std::cmp::Reverse(g.decls[0]));
     out
 }
@@ -158,6 +160,124 @@ fn merges(tree: &Tree) -> Vec<Group> {
     }
     out
 }
+
+/// Each function whose value no call uses, made `void` (grammar data
+/// `[void]`): its return type, and that of every declaration of its name,
+/// written as the `void` text, and the values of its `return`s as nothing
+/// (`int f(void) { g(); return 0; }` to `void f(void) { g(); return; }`).
+/// Where no `return` has a value, one of its body's last expression
+/// statements goes instead, each in a group of its own: a function that
+/// must not fall off its end without a value calls a function that does
+/// not return (`a (0, 0);`, there for `-Werror=return-type`), which no
+/// removal alone may take. Either only when the text gets shorter.
+fn voided(tree: &Tree) -> Vec<Group> {
+    let voids = &tree.info().voids;
+    if voids.is_empty() {
+        return Vec::new();
+    }
+    let part = |id: NodeId| voids.get(tree.node(id).kind as usize).copied().unwrap_or_default();
+    let named = |id: NodeId| {
+        let n = tree.node(id);
+        n.has(flags::NAMED) && !n.has(flags::EXTRA)
+    };
+    // the name a function's definition or declaration declares: the last
+    // token of its function declarator's own declarator (`f`,
+    // `Bignum::Divide`); `None` for a pointer's declarator (`int *f()`)
+    let name = |decl: NodeId| {
+        let d = tree.children(decl).find(|&c| part(c) == Voids::Declarator)?;
+        let inner = tree.children(d).find(|&c| named(c))?;
+        Some(tree.text(NodeId(tree.node(inner).subtree_end - 1)))
+    };
+    let return_type =
+        |decl: NodeId| tree.children(decl).find(|&c| tree.node(c).role & roles::TYPE != 0);
+    let statement = |id: u32| {
+        let stands = &tree.info().stands;
+        stands.get(tree.node(NodeId(id)).kind as usize) == Some(&Stands::Statement)
+    };
+    let mut functions = Vec::new();
+    let mut declared: HashMap<&[u8], Vec<NodeId>> = HashMap::new();
+    let mut used: HashSet<&[u8]> = HashSet::new();
+    for (i, n) in tree.nodes().iter().enumerate() {
+        let id = NodeId(i as u32);
+        match part(id) {
+            Voids::Function(text) => functions.extend(name(id).map(|f| (id, f, text))),
+            Voids::Declaration => {
+                if let Some(f) = name(id) {
+                    declared.entry(f).or_default().push(id);
+                }
+            }
+            _ => {}
+        }
+        if tree.is_call(id.0) && !statement(n.parent) {
+            if let Some(callee) = tree.children(id).find(|&c| named(c)) {
+                used.insert(tree.text(NodeId(tree.node(callee).subtree_end - 1)));
+            }
+        }
+    }
+    let fixed = &tree.info().bindings.fixed;
+    let mut out = Vec::new();
+    for (f, name, text) in functions {
+        let void = tree.replacement(text);
+        if used.contains(name) || fixed.iter().any(|x| **x == *name) {
+            continue;
+        }
+        let decls = declared.get(name).map_or(&[][..], Vec::as_slice);
+        let Some(types) = std::iter::once(f)
+            .chain(decls.iter().copied())
+            .map(return_type)
+            .collect::<Option<Vec<NodeId>>>()
+        else {
+            continue;
+        };
+        if tree.text(types[0]) == void {
+            continue;
+        }
+        // the values of the function's own `return`s
+        let mut values = Vec::new();
+        let mut i = f.0 + 1;
+        while i < tree.node(f).subtree_end {
+            let id = NodeId(i);
+            match part(id) {
+                Voids::Function(_) | Voids::Nested => {
+                    i = tree.node(id).subtree_end;
+                    continue;
+                }
+                Voids::Return => values.extend(tree.children(id).find(|&c| named(c))),
+                _ => {}
+            }
+            i += 1;
+        }
+        let len = |id: NodeId| i64::from(tree.node(id).end - tree.node(id).start);
+        let longer: i64 = types.iter().map(|&t| void.len() as i64 - len(t)).sum();
+        let swap = |node, with| Swap { node, with };
+        let mut swaps: Vec<Swap> =
+            types.iter().map(|&t| swap(t, Text::Replacement(text))).collect();
+        if values.is_empty() {
+            // the call that does not return: one of the body's last few
+            // expression statements, the last first
+            let body = tree.children(f).last().into_iter();
+            let calls = body.flat_map(|b| tree.children(b)).filter(|&c| statement(c.0));
+            let calls: Vec<NodeId> = calls.filter(|&c| shortens(tree, c)).collect();
+            for &call in calls.iter().rev().take(NORETURN_CANDIDATES) {
+                if len(call) > longer {
+                    out.push(Group { decls: vec![f], off: vec![call], swaps: swaps.clone() });
+                }
+            }
+            continue;
+        }
+        if values.iter().map(|&v| len(v)).sum::<i64>() <= longer {
+            continue;
+        }
+        swaps.extend(values.into_iter().map(|v| swap(v, Text::Nothing)));
+        swaps.sort_by_key(|s| s.node);
+        out.push(Group { decls: vec![f], off: Vec::new(), swaps });
+    }
+    out
+}
+
+/// How many of a function's last expression statements are each tried as
+/// the call that does not return, when it is made `void` (see [`voided`]).
+const NORETURN_CANDIDATES: usize = 3;
 
 /// Each syntax error node with the sibling right after it, and with the
 /// two after it. A parser's error recovery often splits one construct it
@@ -863,6 +983,53 @@ mod tests {
         // not two namespaces of different names, nor in C
         assert!(swapped("cpp", "namespace n { int a; }\nnamespace m { int b; }\n").is_empty());
         assert!(merges(&c_tree("int a;\nint b;\n")).is_empty());
+    }
+
+    /// The texts of `src` with each `void` group of it applied.
+    fn voided_texts(lang: &str, src: &str) -> Vec<String> {
+        let fe = crate::language::by_name(lang).expect(lang).frontend().expect("front-end");
+        let tree = fe.parse(Arc::from(src.as_bytes()));
+        let mut out = Vec::new();
+        for g in voided(&tree) {
+            let mask = crate::syntax::Mask::new(tree.len()).with_off(&g.off).with_swaps(&g.swaps);
+            let mut text = Vec::new();
+            crate::syntax::Unparser::new().unparse(&tree, &mask, &mut text);
+            out.push(String::from_utf8_lossy(&text).into_owned());
+        }
+        out
+    }
+
+    #[test]
+    fn a_function_whose_value_no_call_uses_is_made_void_with_its_prototype() {
+        let src = "int step(int x);\nint step(int x) {\n  if (x) return x + 1;\n  g(x);\n  return 0;\n}\n\
+                   int used(void) { return 1; }\nint main(void) { step(2); return used(); }\n";
+        let g = voided_texts("c", src);
+        // not `used`, whose value `main` returns, nor `main`; the space
+        // before a `;` is the layout pass's to take
+        assert_eq!(
+            g,
+            ["void step(int x);\nvoid step(int x) {\n  if (x) return ;\n  g(x);\n  return ;\n}\n\
+              int used(void) { return 1; }\nint main(void) { step(2); return used(); }\n"]
+        );
+        // a pointer's function keeps its type: `void *` would keep the values
+        assert!(voided_texts("c", "int *p(void) { return 0; }\n").is_empty());
+        // not longer: `int f(void) { return; }` has nothing to drop
+        assert!(voided_texts("c", "int f(void) { return; }\n").is_empty());
+    }
+
+    #[test]
+    fn a_member_that_calls_a_function_that_does_not_return_is_made_void_without_it() {
+        let src = "void a(int) __attribute__((noreturn));\n\
+                   struct B {\n  int f(const B&);\n  int g(int);\n};\n\
+                   int B::f(const B& k) {\n  auto l = [](int v) { return v; };\n  a(0);\n  g(l(1));\n}\n";
+        let g = voided_texts("cpp", src);
+        // the declaration in the class changes with the definition, the
+        // lambda's `return` is its own, and `g`, declared only, has no
+        // group; the last expression statement first
+        let head = "void a(int) __attribute__((noreturn));\n\
+                    struct B {\n  void f(const B&);\n  int g(int);\n};\n\
+                    void B::f(const B& k) {\n  auto l = [](int v) { return v; };\n";
+        assert_eq!(g, [format!("{head}  a(0);\n}}\n"), format!("{head}  g(l(1));\n}}\n")]);
     }
 
     fn c_tree(src: &str) -> Tree {

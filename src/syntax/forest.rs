@@ -19,7 +19,8 @@ use super::bindings::{Bindings, Declare};
 use std::sync::Arc;
 
 use super::tree::{
-    flags, Action, KindNames, Node, Shrink, SlotInfo, Stands, Swept, Tree, TreeInfo, ERROR_KIND,
+    flags, Action, KindNames, Node, Shrink, SlotInfo, Stands, Swept, Tree, TreeInfo, Voids,
+    ERROR_KIND,
 };
 
 /// The byte between two files' texts.
@@ -120,6 +121,13 @@ pub fn splice(trees: &[Tree]) -> Tree {
         if !ti.merge.is_empty() {
             info.merge.resize(o.kind as usize, false);
             info.merge.extend(ti.merge.iter().copied());
+        }
+        if !ti.voids.is_empty() {
+            info.voids.resize(o.kind as usize, Voids::No);
+            info.voids.extend(ti.voids.iter().map(|&part| match part {
+                Voids::Function(text) => Voids::Function(text + o.replacement),
+                part => part,
+            }));
         }
         info.replacements.extend(ti.replacements.iter().cloned());
         info.slots.extend(ti.slots.iter().map(|s| SlotInfo {

@@ -81,6 +81,9 @@ pub mod roles {
     /// The child of a declaration whose text may stand for the name at its
     /// uses (grammar data `[[declare]] inline`: a typedef's type).
     pub const INLINE: u8 = 1 << 4;
+    /// The return type of a function's definition or declaration (grammar
+    /// data `[void]`).
+    pub const TYPE: u8 = 1 << 5;
 }
 
 /// One node of the arena: a kind, a byte span and what may happen to it.
@@ -201,6 +204,9 @@ pub struct TreeInfo {
     /// Per kind: whether two such nodes side by side, alike up to their
     /// bodies, may become one (grammar data `merge`); empty when none may.
     pub merge: Vec<bool>,
+    /// Per kind: its part in making a function `void` (grammar data
+    /// `[void]`); empty when the language has none.
+    pub voids: Vec<Voids>,
 }
 
 impl Default for TreeInfo {
@@ -219,6 +225,7 @@ impl Default for TreeInfo {
             stands: Vec::new(),
             swept: Vec::new(),
             merge: Vec::new(),
+            voids: Vec::new(),
         }
     }
 }
@@ -233,6 +240,24 @@ pub enum Swept {
     Token,
     /// A node whose last child, such a token, may go.
     Ends,
+}
+
+/// A kind's part in making a function `void` (grammar data `[void]`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Voids {
+    #[default]
+    No,
+    /// A function's definition; the index of the `void` text among the
+    /// tree's replacements.
+    Function(u16),
+    /// A declaration, maybe of a function, whose type changes along.
+    Declaration,
+    /// The declarator that makes a definition or declaration a function's.
+    Declarator,
+    /// A statement that returns, maybe a value.
+    Return,
+    /// A function inside a function, whose `return`s are its own.
+    Nested,
 }
 
 /// A kind's part in an expression standing as a statement: `x + *d` and
