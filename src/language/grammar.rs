@@ -183,24 +183,28 @@ pub struct GrammarData {
     #[serde(default)]
     pub merge: Vec<String>,
 
-    /// How a function is made `void` (see `[void]` below). Without it,
-    /// functions keep their return types.
+    /// What functions are made of, for the rewrites of functions (see
+    /// `[functions]` below). Without it, functions keep their return types
+    /// and their places.
     #[serde(default)]
-    pub void: Option<VoidData>,
+    pub functions: Option<FunctionData>,
 }
 
-/// `[void]`: a function whose value no call uses may be made `void`, by
-/// coordinated deletion: its return type and that of every declaration of
-/// its name written as the `void` text, its `return` statements' values
-/// written as nothing (`int f(void) { g(); return 0; }` to
-/// `void f(void) { g(); return; }`); or, where no `return` has a value, its
-/// body's last statement switched off with it (the call of a `noreturn`
-/// function that only kept `-Werror=return-type` quiet).
+/// `[functions]`: what functions are made of, for two rewrites by
+/// coordinated deletion. A function whose value no call uses made `void`:
+/// its return type and that of every declaration of its name written as
+/// the `void` text, its `return` statements' values written as nothing
+/// (`int f(void) { g(); return 0; }` to `void f(void) { g(); return; }`);
+/// or, where no `return` has a value, one of its body's last expression
+/// statements switched off with it (the call of a `noreturn` function that
+/// only kept `-Werror=return-type` quiet). And a member function defined
+/// out of its class (`int B::f(int x) { ... }`) defined in it instead, in
+/// the place of its declaration there.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct VoidData {
+pub struct FunctionData {
     /// The kinds that define a function (C's `function_definition`).
-    pub functions: Vec<String>,
+    pub definitions: Vec<String>,
     /// The kinds that declare one without defining it (C's `declaration`,
     /// C++'s `field_declaration`): their return type changes along.
     pub declarations: Vec<String>,
@@ -218,6 +222,10 @@ pub struct VoidData {
     /// `lambda_expression`).
     #[serde(default)]
     pub nested: Vec<String>,
+    /// The kinds of classes, whose members defined outside them may be
+    /// defined inside (C++'s `class_specifier`, `struct_specifier`).
+    #[serde(default)]
+    pub classes: Vec<String>,
 }
 
 /// `[sweep]`: tokens that may all go in one candidate.

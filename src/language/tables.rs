@@ -11,10 +11,10 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 
-use super::grammar::{GrammarData, LayoutData, OrderData, StatementData, SweepData, VoidData};
+use super::grammar::{FunctionData, GrammarData, LayoutData, OrderData, StatementData, SweepData};
 use crate::syntax::layout::Rules;
 use crate::syntax::tree::{
-    roles, Bindings, Declare, KindNames, Shrink, SlotInfo, Stands, Swept, TreeInfo, Voids,
+    roles, Bindings, Declare, FnPart, KindNames, Shrink, SlotInfo, Stands, Swept, TreeInfo,
 };
 
 /// How a front-end names its node kinds and fields.
@@ -103,9 +103,9 @@ pub(crate) struct Tables {
     /// Per kind: whether nodes side by side may merge (grammar data
     /// `merge`; empty without it).
     pub merge: Vec<bool>,
-    /// Per kind: its part in making a function `void` (grammar data
-    /// `[void]`; empty without it).
-    pub voids: Vec<Voids>,
+    /// Per kind: its part in the functions' rewrites (grammar data
+    /// `[functions]`; empty without it).
+    pub functions: Vec<FnPart>,
 }
 
 impl Tables {
@@ -212,15 +212,15 @@ impl Tables {
             }
         }
         let bindings = compile_bindings(data, v, &mut role)?;
-        let mut voids = Vec::new();
-        if let Some(d) = &data.void {
+        let mut functions = Vec::new();
+        if let Some(d) = &data.functions {
             // the `void` text, an entry of no kind: only groups write it
             let text = replacements.len() as u16;
             replacements.push(Box::from(d.text.as_bytes()));
             entry_names.push(d.text.clone());
             entry_kinds.push(vec![false; kinds]);
             entry_grouped.push(true);
-            voids = compile_void(d, v, kinds, text, &mut role)?;
+            functions = compile_functions(d, v, kinds, text, &mut role)?;
         }
         let inline_fields = child_roles
             .iter()
@@ -262,7 +262,7 @@ impl Tables {
             stands: stands.unwrap_or_default(),
             swept: swept.unwrap_or_default(),
             merge,
-            voids,
+            functions,
         })
     }
 
@@ -318,7 +318,7 @@ impl Tables {
             stands: self.stands.clone(),
             swept: self.swept.clone(),
             merge: self.merge.clone(),
-            voids: self.voids.clone(),
+            functions: self.functions.clone(),
         }
     }
 }
@@ -345,37 +345,38 @@ fn compile_statement(
     Ok(stands)
 }
 
-/// Each kind's part in making a function `void` (grammar data `[void]`),
+/// Each kind's part in the functions' rewrites (grammar data `[functions]`),
 /// `text` being the index of the `void` text among the replacements; marks
 /// the return types (`roles::TYPE`) through `role`.
-fn compile_void(
-    data: &VoidData,
+fn compile_functions(
+    data: &FunctionData,
     v: &dyn Vocabulary,
     kinds: usize,
     text: u16,
     role: &mut dyn FnMut(u16, u16, u8),
-) -> Result<Vec<Voids>> {
-    let mut voids = vec![Voids::No; kinds];
-    let mut set = |names: &[String], part: Voids| -> Result<Vec<u16>> {
+) -> Result<Vec<FnPart>> {
+    let mut parts = vec![FnPart::No; kinds];
+    let mut set = |names: &[String], part: FnPart| -> Result<Vec<u16>> {
         let mut ks = Vec::new();
         for name in names {
             for k in v.named(name).with_context(|| format!("in void: {name:?}"))? {
-                voids[k as usize] = part;
+                parts[k as usize] = part;
                 ks.push(k);
             }
         }
         Ok(ks)
     };
-    let mut typed = set(&data.functions, Voids::Function(text))?;
-    typed.extend(set(&data.declarations, Voids::Declaration)?);
-    set(std::slice::from_ref(&data.declarator), Voids::Declarator)?;
-    set(std::slice::from_ref(&data.returns), Voids::Return)?;
-    set(&data.nested, Voids::Nested)?;
+    let mut typed = set(&data.definitions, FnPart::Definition(text))?;
+    typed.extend(set(&data.declarations, FnPart::Declaration)?);
+    set(std::slice::from_ref(&data.declarator), FnPart::Declarator)?;
+    set(std::slice::from_ref(&data.returns), FnPart::Return)?;
+    set(&data.nested, FnPart::Nested)?;
+    set(&data.classes, FnPart::Class)?;
     let field = v.field(&data.type_field).context("in void")?;
     for k in typed {
         role(k, field, roles::TYPE);
     }
-    Ok(voids)
+    Ok(parts)
 }
 
 /// Each kind's part in a sweep (grammar data `[sweep]`).

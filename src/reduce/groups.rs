@@ -20,7 +20,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::syntax::tree::{flags, roles, Action, Declare, NodeId, Stands, Swept, Tree, Voids};
+use crate::syntax::tree::{flags, roles, Action, Declare, FnPart, NodeId, Stands, Swept, Tree};
 use crate::syntax::{Swap, Text};
 
 const FILE: u32 = u32::MAX;
@@ -62,7 +62,8 @@ struct Decl {
 /// [`inlined`]); each name the file does not declare (see
 /// [`undeclared`]); each syntax error with the node after it (see
 /// [`error_groups`]); each pair of blocks that may merge (see [`merges`]);
-/// and each function that may be made `void` (see [`voided`]).
+/// each function that may be made `void` (see [`voided`]); and each member
+/// function that may be defined in its class (see [`defined_in_class`]).
 pub fn groups(tree: &Tree) -> Vec<Group> {
     let (bound, undeclared) = binding_groups(tree);
     let mut out = error_groups(tree);
@@ -70,6 +71,7 @@ pub fn groups(tree: &Tree) -> Vec<Group> {
     out.extend(undeclared);
     out.extend(merges(tree));
     out.extend(voided(tree));
+    out.extend(defined_in_class(tree));
     out.sort_by_key(|g| std::cmp::Reverse(g.decls[0]));
     out
 }
@@ -162,7 +164,7 @@ fn merges(tree: &Tree) -> Vec<Group> {
 }
 
 /// Each function whose value no call uses, made `void` (grammar data
-/// `[void]`): its return type, and that of every declaration of its name,
+/// `[functions]`): its return type, and that of every declaration of its name,
 /// written as the `void` text, and the values of its `return`s as nothing
 /// (`int f(void) { g(); return 0; }` to `void f(void) { g(); return; }`).
 /// Where no `return` has a value, one of its body's last expression
@@ -171,11 +173,11 @@ fn merges(tree: &Tree) -> Vec<Group> {
 /// not return (`a (0, 0);`, there for `-Werror=return-type`), which no
 /// removal alone may take. Either only when the text gets shorter.
 fn voided(tree: &Tree) -> Vec<Group> {
-    let voids = &tree.info().voids;
-    if voids.is_empty() {
+    let parts = &tree.info().functions;
+    if parts.is_empty() {
         return Vec::new();
     }
-    let part = |id: NodeId| voids.get(tree.node(id).kind as usize).copied().unwrap_or_default();
+    let part = |id: NodeId| parts.get(tree.node(id).kind as usize).copied().unwrap_or_default();
     let named = |id: NodeId| {
         let n = tree.node(id);
         n.has(flags::NAMED) && !n.has(flags::EXTRA)
@@ -184,7 +186,7 @@ fn voided(tree: &Tree) -> Vec<Group> {
     // token of its function declarator's own declarator (`f`,
     // `Bignum::Divide`); `None` for a pointer's declarator (`int *f()`)
     let name = |decl: NodeId| {
-        let d = tree.children(decl).find(|&c| part(c) == Voids::Declarator)?;
+        let d = tree.children(decl).find(|&c| part(c) == FnPart::Declarator)?;
         let inner = tree.children(d).find(|&c| named(c))?;
         Some(tree.text(NodeId(tree.node(inner).subtree_end - 1)))
     };
@@ -200,8 +202,8 @@ fn voided(tree: &Tree) -> Vec<Group> {
     for (i, n) in tree.nodes().iter().enumerate() {
         let id = NodeId(i as u32);
         match part(id) {
-            Voids::Function(text) => functions.extend(name(id).map(|f| (id, f, text))),
-            Voids::Declaration => {
+            FnPart::Definition(text) => functions.extend(name(id).map(|f| (id, f, text))),
+            FnPart::Declaration => {
                 if let Some(f) = name(id) {
                     declared.entry(f).or_default().push(id);
                 }
@@ -238,11 +240,11 @@ fn voided(tree: &Tree) -> Vec<Group> {
         while i < tree.node(f).subtree_end {
             let id = NodeId(i);
             match part(id) {
-                Voids::Function(_) | Voids::Nested => {
+                FnPart::Definition(_) | FnPart::Nested => {
                     i = tree.node(id).subtree_end;
                     continue;
                 }
-                Voids::Return => values.extend(tree.children(id).find(|&c| named(c))),
+                FnPart::Return => values.extend(tree.children(id).find(|&c| named(c))),
                 _ => {}
             }
             i += 1;
@@ -271,6 +273,74 @@ fn voided(tree: &Tree) -> Vec<Group> {
         swaps.extend(values.into_iter().map(|v| swap(v, Text::Nothing)));
         swaps.sort_by_key(|s| s.node);
         out.push(Group { decls: vec![f], off: Vec::new(), swaps });
+    }
+    out
+}
+
+/// Each member function defined out of its class (`int B::f(int x) {
+/// ... }`) defined in it instead (grammar data `[functions] classes`): its
+/// one declaration in the class takes the definition's parameters, with
+/// their names, and its body in the place of its `;`, and the definition
+/// goes: `struct B { int f(int); }; int B::f(int x) { return x; }` to
+/// `struct B { int f(int x){ return x; } };` (the layout pass spaces it).
+fn defined_in_class(tree: &Tree) -> Vec<Group> {
+    let parts = &tree.info().functions;
+    if !parts.contains(&FnPart::Class) {
+        return Vec::new();
+    }
+    let part = |id: NodeId| parts.get(tree.node(id).kind as usize).copied().unwrap_or_default();
+    let named = |id: NodeId| {
+        let n = tree.node(id);
+        n.has(flags::NAMED) && !n.has(flags::EXTRA)
+    };
+    let first_named = |id: NodeId| tree.children(id).find(|&c| named(c));
+    let declarator = |id: NodeId| tree.children(id).find(|&c| part(c) == FnPart::Declarator);
+    let parameters = |d: NodeId| tree.children(d).find(|&c| tree.node(c).has(flags::LIST));
+    let leaf = |id: NodeId| tree.node(id).subtree_end == id.0 + 1;
+    // the functions declared in each class, by class and member name
+    let mut members: HashMap<(&[u8], &[u8]), Vec<NodeId>> = HashMap::new();
+    for (i, _) in tree.nodes().iter().enumerate() {
+        let class = NodeId(i as u32);
+        if part(class) != FnPart::Class {
+            continue;
+        }
+        let (Some(name), Some(body)) = (first_named(class), tree.children(class).last()) else {
+            continue;
+        };
+        for m in tree.children(body).filter(|&m| part(m) == FnPart::Declaration) {
+            if let Some(member) = declarator(m).and_then(first_named).filter(|&n| leaf(n)) {
+                members.entry((tree.text(name), tree.text(member))).or_default().push(m);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (i, _) in tree.nodes().iter().enumerate() {
+        let def = NodeId(i as u32);
+        if !matches!(part(def), FnPart::Definition(_)) || !shortens(tree, def) {
+            continue;
+        }
+        // `B::f`: the class, and the member's name, its last token
+        let Some(d) = declarator(def) else { continue };
+        let Some(qualified) = first_named(d).filter(|&q| !leaf(q)) else { continue };
+        let Some(class) = first_named(qualified) else { continue };
+        let name = tree.text(NodeId(tree.node(qualified).subtree_end - 1));
+        let Some([m]) = members.get(&(tree.text(class), name)).map(Vec::as_slice) else {
+            continue; // none, or overloads
+        };
+        let (Some(from), Some(to)) = (parameters(d), declarator(*m).and_then(parameters)) else {
+            continue;
+        };
+        let (Some(body), Some(end)) = (tree.children(def).last(), tree.children(*m).last()) else {
+            continue;
+        };
+        if !leaf(end) || named(end) {
+            continue;
+        }
+        let swaps = vec![
+            Swap { node: to, with: Text::Copy(from) },
+            Swap { node: end, with: Text::Copy(body) },
+        ];
+        out.push(Group { decls: vec![*m, def], off: vec![def], swaps });
     }
     out
 }
@@ -1030,6 +1100,27 @@ mod tests {
                     struct B {\n  void f(const B&);\n  int g(int);\n};\n\
                     void B::f(const B& k) {\n  auto l = [](int v) { return v; };\n";
         assert_eq!(g, [format!("{head}  a(0);\n}}\n"), format!("{head}  g(l(1));\n}}\n")]);
+    }
+
+    #[test]
+    fn a_member_defined_out_of_its_class_is_defined_in_it() {
+        let fe = crate::language::by_name("cpp").expect("cpp").frontend().expect("front-end");
+        let src = "struct B {\n  int f(int);\n  int g(int);\n  int g(long);\n};\n\
+                   int B::f(int x) { return x; }\nint B::g(int y) { return y; }\nint h(int z) { return z; }\n";
+        let tree = fe.parse(Arc::from(src.as_bytes()));
+        let mut out = Vec::new();
+        for g in defined_in_class(&tree) {
+            let mask = crate::syntax::Mask::new(tree.len()).with_off(&g.off).with_swaps(&g.swaps);
+            let mut text = Vec::new();
+            crate::syntax::Unparser::new().unparse(&tree, &mask, &mut text);
+            out.push(String::from_utf8_lossy(&text).into_owned());
+        }
+        // not `g`, declared twice (which one?), nor `h`, of no class
+        assert_eq!(
+            out,
+            ["struct B {\n  int f(int x){ return x; }\n  int g(int);\n  int g(long);\n};\n\
+              int B::g(int y) { return y; }\nint h(int z) { return z; }\n"]
+        );
     }
 
     fn c_tree(src: &str) -> Tree {

@@ -19,7 +19,7 @@ use super::bindings::{Bindings, Declare};
 use std::sync::Arc;
 
 use super::tree::{
-    flags, Action, KindNames, Node, Shrink, SlotInfo, Stands, Swept, Tree, TreeInfo, Voids,
+    flags, Action, FnPart, KindNames, Node, Shrink, SlotInfo, Stands, Swept, Tree, TreeInfo,
     ERROR_KIND,
 };
 
@@ -122,10 +122,10 @@ pub fn splice(trees: &[Tree]) -> Tree {
             info.merge.resize(o.kind as usize, false);
             info.merge.extend(ti.merge.iter().copied());
         }
-        if !ti.voids.is_empty() {
-            info.voids.resize(o.kind as usize, Voids::No);
-            info.voids.extend(ti.voids.iter().map(|&part| match part {
-                Voids::Function(text) => Voids::Function(text + o.replacement),
+        if !ti.functions.is_empty() {
+            info.functions.resize(o.kind as usize, FnPart::No);
+            info.functions.extend(ti.functions.iter().map(|&part| match part {
+                FnPart::Definition(text) => FnPart::Definition(text + o.replacement),
                 part => part,
             }));
         }

@@ -82,7 +82,7 @@ pub mod roles {
     /// uses (grammar data `[[declare]] inline`: a typedef's type).
     pub const INLINE: u8 = 1 << 4;
     /// The return type of a function's definition or declaration (grammar
-    /// data `[void]`).
+    /// data `[functions]`).
     pub const TYPE: u8 = 1 << 5;
 }
 
@@ -204,9 +204,9 @@ pub struct TreeInfo {
     /// Per kind: whether two such nodes side by side, alike up to their
     /// bodies, may become one (grammar data `merge`); empty when none may.
     pub merge: Vec<bool>,
-    /// Per kind: its part in making a function `void` (grammar data
-    /// `[void]`); empty when the language has none.
-    pub voids: Vec<Voids>,
+    /// Per kind: its part in the functions' rewrites (grammar data
+    /// `[functions]`); empty when the language has none.
+    pub functions: Vec<FnPart>,
 }
 
 impl Default for TreeInfo {
@@ -225,7 +225,7 @@ impl Default for TreeInfo {
             stands: Vec::new(),
             swept: Vec::new(),
             merge: Vec::new(),
-            voids: Vec::new(),
+            functions: Vec::new(),
         }
     }
 }
@@ -242,15 +242,17 @@ pub enum Swept {
     Ends,
 }
 
-/// A kind's part in making a function `void` (grammar data `[void]`).
+/// A kind's part in the rewrites of functions (grammar data `[functions]`):
+/// made `void`, or defined in their class.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Voids {
+pub enum FnPart {
     #[default]
     No,
     /// A function's definition; the index of the `void` text among the
     /// tree's replacements.
-    Function(u16),
-    /// A declaration, maybe of a function, whose type changes along.
+    Definition(u16),
+    /// A declaration, maybe of a function (a prototype, a member in its
+    /// class), whose type changes along.
     Declaration,
     /// The declarator that makes a definition or declaration a function's.
     Declarator,
@@ -258,6 +260,8 @@ pub enum Voids {
     Return,
     /// A function inside a function, whose `return`s are its own.
     Nested,
+    /// A class, whose members' definitions may move into it.
+    Class,
 }
 
 /// A kind's part in an expression standing as a statement: `x + *d` and
