@@ -183,6 +183,13 @@ pub struct GrammarData {
     #[serde(default)]
     pub merge: Vec<String>,
 
+    /// Kinds whose nodes go only with the token right after them, a
+    /// sibling the grammar leaves outside: tree-sitter-cpp's `public` and
+    /// its `:`. Neither may go alone, so coordinated deletion switches off
+    /// both in one candidate. Without it, such a pair stays.
+    #[serde(default)]
+    pub with_next_token: Vec<String>,
+
     /// What functions are made of, for the rewrites of functions (see
     /// `[functions]` below). Without it, functions keep their return types
     /// and their places.

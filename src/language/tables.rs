@@ -103,6 +103,9 @@ pub(crate) struct Tables {
     /// Per kind: whether nodes side by side may merge (grammar data
     /// `merge`; empty without it).
     pub merge: Vec<bool>,
+    /// Per kind: whether its nodes go with the token after them (grammar
+    /// data `with_next_token`; empty without it).
+    pub with_next_token: Vec<bool>,
     /// Per kind: its part in the functions' rewrites (grammar data
     /// `[functions]`; empty without it).
     pub functions: Vec<FnPart>,
@@ -230,13 +233,8 @@ impl Tables {
         let layout = data.layout.as_ref().map(compile_layout).transpose()?.map(Arc::new);
         let stands = data.statement.as_ref().map(|d| compile_statement(d, v, kinds)).transpose()?;
         let swept = data.sweep.as_ref().map(|d| compile_sweep(d, v, kinds)).transpose()?;
-        let mut merge = Vec::new();
-        for name in &data.merge {
-            merge.resize(kinds, false);
-            for k in v.named(name).with_context(|| format!("in merge: {name:?}"))? {
-                merge[k as usize] = true;
-            }
-        }
+        let merge = kind_set(&data.merge, "merge", v, kinds)?;
+        let with_next_token = kind_set(&data.with_next_token, "with_next_token", v, kinds)?;
 
         Ok(Tables {
             order: data.order,
@@ -262,6 +260,7 @@ impl Tables {
             stands: stands.unwrap_or_default(),
             swept: swept.unwrap_or_default(),
             merge,
+            with_next_token,
             functions,
         })
     }
@@ -318,6 +317,7 @@ impl Tables {
             stands: self.stands.clone(),
             swept: self.swept.clone(),
             merge: self.merge.clone(),
+            with_next_token: self.with_next_token.clone(),
             functions: self.functions.clone(),
         }
     }
@@ -377,6 +377,19 @@ fn compile_functions(
         role(k, field, roles::TYPE);
     }
     Ok(parts)
+}
+
+/// Per kind, whether it is one of the named kinds `names` (a grammar data
+/// list called `what`); empty when `names` is.
+fn kind_set(names: &[String], what: &str, v: &dyn Vocabulary, kinds: usize) -> Result<Vec<bool>> {
+    let mut set = Vec::new();
+    for name in names {
+        set.resize(kinds, false);
+        for k in v.named(name).with_context(|| format!("in {what}: {name:?}"))? {
+            set[k as usize] = true;
+        }
+    }
+    Ok(set)
 }
 
 /// Each kind's part in a sweep (grammar data `[sweep]`).

@@ -62,7 +62,7 @@ struct Decl {
 /// [`inlined`]); each name the file does not declare (see
 /// [`undeclared`]); each syntax error with the node after it (see
 /// [`error_groups`]); each pair of blocks that may merge (see [`merges`]);
-/// each function that may be made `void` (see [`voided`]); and each member
+/// each node with the token after it (see [`with_next_token`]); each function that may be made `void` (see [`voided`]); and each member
 /// function that may be defined in its class (see [`defined_in_class`]).
 pub fn groups(tree: &Tree) -> Vec<Group> {
     let (bound, undeclared) = binding_groups(tree);
@@ -70,6 +70,7 @@ pub fn groups(tree: &Tree) -> Vec<Group> {
     out.extend(bound);
     out.extend(undeclared);
     out.extend(merges(tree));
+    out.extend(with_next_token(tree));
     out.extend(voided(tree));
     out.extend(defined_in_class(tree));
     out.sort_by_key(|g| std::cmp::Reverse(g.decls[0]));
@@ -345,19 +346,50 @@ fn defined_in_class(tree: &Tree) -> Vec<Group> {
     out
 }
 
+/// Each node of a kind that goes with the token right after it (grammar
+/// data `with_next_token`), with that token: tree-sitter-cpp's `public`
+/// and its `:` are siblings, and neither may go alone.
+fn with_next_token(tree: &Tree) -> Vec<Group> {
+    let with_next = &tree.info().with_next_token;
+    if with_next.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (i, n) in tree.nodes().iter().enumerate() {
+        let id = NodeId(i as u32);
+        if !with_next.get(n.kind as usize).copied().unwrap_or(false) || n.parent == FILE {
+            continue;
+        }
+        let mut after = tree.children(NodeId(n.parent)).skip_while(|&c| c != id).skip(1);
+        let Some(token) = after.next() else { continue };
+        let t = tree.node(token);
+        if t.has(flags::NAMED) || t.is_empty() || !shortens(tree, id) {
+            continue;
+        }
+        out.push(Group { decls: vec![id], off: vec![id, token], swaps: Vec::new() });
+    }
+    out
+}
+
 /// How many of a function's last expression statements are each tried as
 /// the call that does not return, when it is made `void` (see [`voided`]).
 const NORETURN_CANDIDATES: usize = 3;
 
 /// Each syntax error node with the sibling right after it, and with the
-/// two after it. A parser's error recovery often splits one construct it
-/// does not know into an error and a well-formed rest: tree-sitter-cpp
-/// reads libstdc++'s `namespace std __attribute__ ((...)) { ... }` as an
-/// error node and a block, and without the name (`namespace __attribute__
-/// ((...)) { }`) as an error, a parenthesized expression statement and a
-/// block. None may go alone (the block alone is not C++ at file scope, the
-/// error alone swallows what follows), so once the block is emptied they
-/// must go together.
+/// two after it; each node the parser completed with a missing token, the
+/// same way; and each two adjacent children of an error node. A parser's
+/// error recovery often splits one construct it does not know into an
+/// error and a well-formed rest: tree-sitter-cpp reads libstdc++'s
+/// `namespace std __attribute__ ((...)) { ... }` as an error node and a
+/// block, and without the name (`namespace __attribute__ ((...)) { }`) as
+/// an error, a parenthesized expression statement and a block. None may go
+/// alone (the block alone is not C++ at file scope, the error alone
+/// swallows what follows), so once the block is emptied they must go
+/// together. Inside the error, the attribute's name and its parentheses go
+/// together or not at all; and where the recovery ended a statement with a
+/// missing `;` (`((__visibility__ ()))` before a block, which g++ reads as
+/// a function in a system header), that statement and the block go
+/// together.
 fn error_groups(tree: &Tree) -> Vec<Group> {
     if tree.error_count() == 0 {
         return Vec::new();
@@ -365,7 +397,15 @@ fn error_groups(tree: &Tree) -> Vec<Group> {
     let mut out = Vec::new();
     for (i, n) in tree.nodes().iter().enumerate() {
         let id = NodeId(i as u32);
-        if !n.has(flags::ERROR) || !shortens(tree, id) || n.parent == FILE {
+        if n.parent == FILE || !shortens(tree, id) {
+            continue;
+        }
+        if n.has(flags::ERROR) {
+            let inside: Vec<NodeId> = tree.children(id).filter(|&c| shortens(tree, c)).collect();
+            for pair in inside.windows(2) {
+                out.push(Group { decls: vec![pair[0]], off: pair.to_vec(), swaps: Vec::new() });
+            }
+        } else if !tree.children(id).any(|c| tree.node(c).has(flags::MISSING)) {
             continue;
         }
         let mut off = vec![id];
@@ -865,10 +905,26 @@ mod tests {
         let g = texts("cpp", &format!("typedef unsigned size_t;\n{ns}{ns}int y;\n"));
         let three = ["namespace __attribute__", "((__visibility__ ()))", "{\n}"];
         assert!(g.contains(&three.map(String::from).to_vec()), "{g:?}");
+        // inside the error, the attribute's name with its parentheses; and
+        // a statement the recovery ended with a missing `;`, with its block
+        let ns = "namespace std __attribute__ ((__visibility__ ())) {\n  template<typename T> class v {\n  };\n}\n";
+        let src = format!("((__visibility__ ()))\n{{\n}}\n{ns}");
+        let g = texts("cpp", &src);
+        let attribute = ["__attribute__", "((__visibility__ ()))"];
+        assert!(g.contains(&attribute.map(String::from).to_vec()), "{g:?}");
+        let statement = ["((__visibility__ ()))", "{\n}"];
+        assert!(g.contains(&statement.map(String::from).to_vec()), "{g:?}");
         // no error, no such group
         assert!(texts("cpp", "namespace std {\n}\nint y;\n")
             .iter()
             .all(|o| o.len() != 2 || o[1] != "{\n}"));
+    }
+
+    #[test]
+    fn an_access_specifier_goes_with_its_colon() {
+        let g = texts("cpp", "class A {\n  public:\n  int x;\n  private :\n};\n");
+        assert!(g.contains(&vec!["public".to_string(), ":".to_string()]), "{g:?}");
+        assert!(g.contains(&vec!["private".to_string(), ":".to_string()]), "{g:?}");
     }
 
     #[test]

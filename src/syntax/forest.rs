@@ -122,6 +122,10 @@ pub fn splice(trees: &[Tree]) -> Tree {
             info.merge.resize(o.kind as usize, false);
             info.merge.extend(ti.merge.iter().copied());
         }
+        if !ti.with_next_token.is_empty() {
+            info.with_next_token.resize(o.kind as usize, false);
+            info.with_next_token.extend(ti.with_next_token.iter().copied());
+        }
         if !ti.functions.is_empty() {
             info.functions.resize(o.kind as usize, FnPart::No);
             info.functions.extend(ti.functions.iter().map(|&part| match part {

@@ -171,6 +171,7 @@ fn tokens(tree: &Tree, rules: &Rules) -> Vec<Token> {
             || nodes[parent as usize].parent == NO_PARENT
             || holds_items[parent as usize]
     };
+    let with_next = &tree.info().with_next_token;
     let mut out: Vec<Token> = Vec::new();
     for (i, n) in nodes.iter().enumerate() {
         let leaf = n.subtree_end == i as u32 + 1;
@@ -190,6 +191,9 @@ fn tokens(tree: &Tree, rules: &Rules) -> Vec<Token> {
                 }
                 ends_item = holds(nodes[at as usize].parent);
             }
+            // an item that goes with the token after it (`public` and its
+            // `:`) ends at that token
+            ends_item &= !with_next.get(nodes[at as usize].kind as usize).copied().unwrap_or(false);
             let extra = n.flags & flags::EXTRA != 0;
             out.push(Token { start: n.start as usize, end: n.end as usize, extra, ends_item });
         }
@@ -444,6 +448,10 @@ mod tests {
         // never a break before a `tight` token: a class's `;`
         let cpp = "struct P {\n  int a; };\nstruct Q {};int b;\n";
         let want = "struct P {\n  int a;\n};\nstruct Q {};\nint b;\n";
+        assert_eq!(laid_out("cpp", cpp), want);
+        // an access specifier ends at its `:`
+        let cpp = "class A {\npublic:\n  int a;\n  private\n  :\n};\n";
+        let want = "class A {\n  public:\n  int a;\n  private :\n};\n";
         assert_eq!(laid_out("cpp", cpp), want);
     }
 

@@ -204,6 +204,9 @@ pub struct TreeInfo {
     /// Per kind: whether two such nodes side by side, alike up to their
     /// bodies, may become one (grammar data `merge`); empty when none may.
     pub merge: Vec<bool>,
+    /// Per kind: whether its nodes go with the token right after them
+    /// (grammar data `with_next_token`); empty when none do.
+    pub with_next_token: Vec<bool>,
     /// Per kind: its part in the functions' rewrites (grammar data
     /// `[functions]`); empty when the language has none.
     pub functions: Vec<FnPart>,
@@ -225,6 +228,7 @@ impl Default for TreeInfo {
             stands: Vec::new(),
             swept: Vec::new(),
             merge: Vec::new(),
+            with_next_token: Vec::new(),
             functions: Vec::new(),
         }
     }
