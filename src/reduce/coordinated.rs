@@ -105,7 +105,8 @@ impl GroupMemory {
 }
 
 /// What tells a group apart across parses of changing text: the kinds and
-/// texts of its declarations, the kinds of the other nodes it switches off
+/// texts of its declarations (and of the parent of one that goes with the
+/// token after it), the kinds of the other nodes it switches off
 /// or writes anew (a use removed changes it; a use whose text changed, by a
 /// name inlined into it, does not), and the texts it writes.
 fn group_key(tree: &Tree, group: &Group) -> u128 {
@@ -121,6 +122,14 @@ fn group_key(tree: &Tree, group: &Group) -> u128 {
     };
     for &id in &group.decls {
         node(&mut h, id);
+        // a node that goes with the token after it (`private:`) reads the
+        // same wherever it stands: what it may go from is its parent (the
+        // members after it)
+        let with_next = &tree.info().with_next_token;
+        let n = tree.node(id);
+        if with_next.get(n.kind as usize).copied().unwrap_or(false) && n.parent != u32::MAX {
+            node(&mut h, NodeId(n.parent));
+        }
     }
     for &id in &group.off {
         kind(&mut h, id);
@@ -134,4 +143,30 @@ fn group_key(tree: &Tree, group: &Group) -> u128 {
         }
     }
     h.digest128()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The group of `tree` whose nodes read `texts`.
+    fn group_of(tree: &Tree, texts: &[&str]) -> Group {
+        let reads = |g: &Group| {
+            g.off.iter().map(|&id| tree.text(id)).eq(texts.iter().map(|t| t.as_bytes()))
+        };
+        groups(tree).into_iter().find(reads).expect("the group")
+    }
+
+    #[test]
+    fn an_access_specifier_that_failed_is_tried_again_once_its_class_changed() {
+        let fe = crate::language::by_name("cpp").expect("cpp").frontend().expect("front-end");
+        let parse = |text: &str| fe.parse(Arc::from(text.as_bytes()));
+        let mut memory = GroupMemory::default();
+        let before = parse("class A {\n  int x;\n  private:\n  int y;\n};\nint a;\n");
+        memory.remember(&before, [&group_of(&before, &["private", ":"])]);
+        let same = parse("class A {\n  int x;\n  private:\n  int y;\n};\n");
+        assert!(memory.knows(&same, &group_of(&same, &["private", ":"])));
+        let after = parse("class A {\n  private:\n  int y;\n};\n");
+        assert!(!memory.knows(&after, &group_of(&after, &["private", ":"])));
+    }
 }

@@ -386,9 +386,11 @@ fn offered(units: &Units, i: usize, level: Option<usize>) -> Option<(NodeId, &[T
 }
 
 /// What tells a hoist apart across parses of changing text: the kinds of the
-/// node and of its target, and what the hoist deletes (the node's text
-/// before and after the target). Changes inside the target do not make a
-/// failed hoist worth another test: it would delete the same text.
+/// node and of its target, and what the hoist deletes (the tokens of the
+/// node before and after the target, names by their kind alone). Changes
+/// inside the target do not make a failed hoist worth another test: it
+/// would delete the same text; nor does the renaming pass, which only
+/// changes names.
 fn hoist_key(tree: &Tree, hoist: Hoist) -> u128 {
     let n = tree.node(hoist.node);
     let (first, last) = (tree.node(hoist.to.first), tree.node(hoist.to.last));
@@ -396,13 +398,28 @@ fn hoist_key(tree: &Tree, hoist: Hoist) -> u128 {
     h.update(&n.kind.to_le_bytes());
     h.update(&first.kind.to_le_bytes());
     h.update(&last.kind.to_le_bytes());
-    let src = tree.src();
     let start = hoist.to.head.map_or(n.start, |head| tree.node(head).end);
     h.update(&[u8::from(hoist.to.head.is_some())]);
-    let before = &src[start as usize..first.start as usize];
-    h.update(&(before.len() as u64).to_le_bytes());
-    h.update(before);
-    h.update(&src[last.end as usize..n.end as usize]);
+    let bindings = &tree.info().bindings;
+    let is_name = |kind: u16| {
+        let kind = bindings.same.get(kind as usize).copied().unwrap_or(kind);
+        bindings.declare.iter().flatten().any(|d| d.name == kind)
+    };
+    for id in hoist.node.0 + 1..n.subtree_end {
+        let t = tree.node(NodeId(id));
+        let before = start <= t.start && t.end <= first.start;
+        let after = last.end <= t.start && t.end <= n.end;
+        if t.subtree_end != id + 1 || t.is_empty() || !(before || after) {
+            continue;
+        }
+        h.update(&[u8::from(before)]);
+        h.update(&t.kind.to_le_bytes());
+        if !is_name(t.kind) {
+            let text = tree.text(NodeId(id));
+            h.update(&(text.len() as u64).to_le_bytes());
+            h.update(text);
+        }
+    }
     h.digest128()
 }
 
@@ -529,10 +546,10 @@ mod tests {
         assert_eq!(calls, 4);
     }
 
-    /// The keys of every hoist of `text` parsed as JSON, by the hoisted text.
-    fn hoists(text: &str) -> Vec<(String, u128)> {
-        let json = crate::language::by_name("json").expect("json").frontend().expect("front-end");
-        let tree = json.parse(Arc::from(text.as_bytes()));
+    /// The keys of every hoist of `text` parsed as `lang`, by the hoisted text.
+    fn hoists(lang: &str, text: &str) -> Vec<(String, u128)> {
+        let fe = crate::language::by_name(lang).expect(lang).frontend().expect("front-end");
+        let tree = fe.parse(Arc::from(text.as_bytes()));
         let units = Units::new(&tree);
         let node_text = |id: NodeId| {
             let n = tree.node(id);
@@ -548,7 +565,7 @@ mod tests {
     #[test]
     fn a_hoist_is_known_again_while_what_it_deletes_reads_the_same() {
         let key = |text: &str, node: &str| {
-            hoists(text).into_iter().find(|(n, _)| n == node).map(|(_, k)| k).expect(node)
+            hoists("json", text).into_iter().find(|(n, _)| n == node).map(|(_, k)| k).expect(node)
         };
         // the text around the node changed: the same hoist
         assert_eq!(key("[[1, 2], 3]", "[1, 2]"), key("[7, [1, 2], 3]", "[1, 2]"));
@@ -556,5 +573,17 @@ mod tests {
         assert_eq!(key("[[1], 2]", "[1]"), key("[[5], 2]", "[5]"));
         // what it deletes changed: another one
         assert_ne!(key("[[1, 2], 3]", "[1, 2]"), key("[[1, 4], 3]", "[1, 4]"));
+    }
+
+    #[test]
+    fn a_hoist_is_known_again_after_its_names_were_renamed() {
+        let key = |text: &str, node: &str| {
+            hoists("js", text).into_iter().find(|(n, _)| n == node).map(|(_, k)| k).expect(node)
+        };
+        // the renaming pass changes only names
+        assert_eq!(key("let y = 2\ng(x, y)\n", "g(x, y)"), key("let b = 2\na(x, b)\n", "a(x, b)"));
+        // but a literal, or another token, is what it deletes
+        assert_ne!(key("g(x, 1)\n", "g(x, 1)"), key("g(x, 2)\n", "g(x, 2)"));
+        assert_ne!(key("g(x, y)\n", "g(x, y)"), key("g(x, -y)\n", "g(x, -y)"));
     }
 }
