@@ -546,27 +546,22 @@ mod tests {
         assert_eq!(calls, 4);
     }
 
-    /// The keys of every hoist of `text` parsed as `lang`, by the hoisted text.
-    fn hoists(lang: &str, text: &str) -> Vec<(String, u128)> {
+    /// The key of the first hoist of node `node` (by its text) of `text`
+    /// parsed as `lang`.
+    fn key(lang: &str, text: &str, node: &str) -> u128 {
         let fe = crate::language::by_name(lang).expect(lang).frontend().expect("front-end");
         let tree = fe.parse(Arc::from(text.as_bytes()));
         let units = Units::new(&tree);
-        let node_text = |id: NodeId| {
-            let n = tree.node(id);
-            String::from_utf8_lossy(&tree.src()[n.start as usize..n.end as usize]).into_owned()
-        };
         (0..units.hoistable_count())
             .filter_map(|i| units.hoistable(i))
-            .flat_map(|(node, targets)| targets.iter().map(move |&to| Hoist { node, to }))
-            .map(|h| (node_text(h.node), hoist_key(&tree, h)))
-            .collect()
+            .find(|&(id, _)| tree.text(id) == node.as_bytes())
+            .map(|(id, targets)| hoist_key(&tree, Hoist { node: id, to: targets[0] }))
+            .expect(node)
     }
 
     #[test]
     fn a_hoist_is_known_again_while_what_it_deletes_reads_the_same() {
-        let key = |text: &str, node: &str| {
-            hoists("json", text).into_iter().find(|(n, _)| n == node).map(|(_, k)| k).expect(node)
-        };
+        let key = |text: &str, node: &str| key("json", text, node);
         // the text around the node changed: the same hoist
         assert_eq!(key("[[1, 2], 3]", "[1, 2]"), key("[7, [1, 2], 3]", "[1, 2]"));
         // the target changed: it would delete the same text, the same hoist
@@ -577,9 +572,7 @@ mod tests {
 
     #[test]
     fn a_hoist_is_known_again_after_its_names_were_renamed() {
-        let key = |text: &str, node: &str| {
-            hoists("js", text).into_iter().find(|(n, _)| n == node).map(|(_, k)| k).expect(node)
-        };
+        let key = |text: &str, node: &str| key("js", text, node);
         // the renaming pass changes only names
         assert_eq!(key("let y = 2\ng(x, y)\n", "g(x, y)"), key("let b = 2\na(x, b)\n", "a(x, b)"));
         // but a literal, or another token, is what it deletes
