@@ -266,7 +266,12 @@ impl Plan {
         // parameters (on the bench's cppcheck case: 156 -> 89 bytes, and
         // 52 fewer tests)
         if self.rename {
-            pass(host, View::Rename, Renaming::default(), Phase::Rename)?;
+            let before = host.view(View::Language);
+            if pass(host, View::Rename, Renaming::default(), Phase::Rename)? > 0 {
+                if let (Some(before), Some(after)) = (before, host.view(View::Language)) {
+                    memory.hoists.renamed(&before, &after);
+                }
+            }
         }
         // the names of headers' types made `int`, and the swept tokens
         // gone, before the rounds, not in them: a change of every use, after
