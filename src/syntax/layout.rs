@@ -29,6 +29,9 @@
 //!   `{ a();` over a block whose items had lines of their own), a line
 //!   break comes between them, also where there was no whitespace at all.
 //!   A block written on one line (`{ return 0; }`) stays on one line.
+//!   A block's opening bracket right after a joined closing one (`f(){`)
+//!   gets one space; an item that goes with the token after it (`public`
+//!   and its `:`) ends at that token.
 //! - Blank lines go, and so does whitespace at the end of a line, at the
 //!   start of the text and before a `tight` token (`,`, `;`); the text ends
 //!   with one line break if it ended with any.
@@ -284,7 +287,15 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token], operators_glue: bool) ->
                     let before_closer = closes && matches!(stack.last(), Some(Open::Joined(_)));
                     let tight = after_opener || before_closer || is(t, &rules.tight);
                     let glue = would_glue(src[p.end - 1], src[t.start], operators_glue);
-                    if old.is_empty() || (tight && !glue) {
+                    // a block right after a closing bracket (`f(){`, the
+                    // body a rewrite copied after a declaration's `)`)
+                    // gets the space a person would write; the gap takes
+                    // the bracket along, as it has no whitespace to replace
+                    let spaced_block = matches!(opens(t), Some(Open::Block(_)))
+                        && rules.joined.iter().any(|(_, c)| **c == *text(&p));
+                    if old.is_empty() && spaced_block {
+                        Some([text(&p), b" "].concat())
+                    } else if old.is_empty() || (tight && !glue) {
                         Some(Vec::new())
                     } else {
                         Some(b" ".to_vec())
@@ -449,6 +460,8 @@ mod tests {
         let cpp = "struct P {\n  int a; };\nstruct Q {};int b;\n";
         let want = "struct P {\n  int a;\n};\nstruct Q {};\nint b;\n";
         assert_eq!(laid_out("cpp", cpp), want);
+        // a block right after a closing bracket gets a space
+        assert_eq!(laid_out("cpp", "void f(int a){ g(a); }\n"), "void f(int a) { g(a); }\n");
         // an access specifier ends at its `:`
         let cpp = "class A {\npublic:\n  int a;\n  private\n  :\n};\n";
         let want = "class A {\n  public:\n  int a;\n  private :\n};\n";
