@@ -163,10 +163,10 @@ mod tests {
         let parse = |text: &str| fe.parse(Arc::from(text.as_bytes()));
         let mut memory = GroupMemory::default();
         let before = parse("class A {\n  int x;\n  private:\n  int y;\n};\nint a;\n");
-        memory.remember(&before, [&group_of(&before, &["private", ":"])]);
+        memory.remember(&before, [&group_of(&before, &["private"])]);
         let same = parse("class A {\n  int x;\n  private:\n  int y;\n};\n");
-        assert!(memory.knows(&same, &group_of(&same, &["private", ":"])));
+        assert!(memory.knows(&same, &group_of(&same, &["private"])));
         let after = parse("class A {\n  private:\n  int y;\n};\n");
-        assert!(!memory.knows(&after, &group_of(&after, &["private", ":"])));
+        assert!(!memory.knows(&after, &group_of(&after, &["private"])));
     }
 }
