@@ -195,6 +195,30 @@ pub struct GrammarData {
     /// and their places.
     #[serde(default)]
     pub functions: Option<FunctionData>,
+
+    /// What a local variable made global is made of (see `[globals]`
+    /// below). Without it, locals stay where they are.
+    #[serde(default)]
+    pub globals: Option<GlobalsData>,
+}
+
+/// `[globals]`: a local variable made global, by coordinated deletion: its
+/// declaration moved to just before the outermost node around it (its
+/// function), and every assignment to it switched off (`int f(void) {
+/// int *p; p = g(); return *p; }` to `int *p;\nint f(void) { return *p;
+/// }`). A global starts as zero, which is often as good to the test as
+/// the value the function gave it; the code that computed that value goes.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GlobalsData {
+    /// The kinds of declarations that may move (C's `declaration`): only
+    /// one that declares one name, has no initial value and stands in a
+    /// block (a scope), not in a `for`.
+    pub declarations: Vec<String>,
+    /// The kinds of assignments (C's `assignment_expression`) whose left
+    /// side is the name: each goes with its statement (`[statement]`);
+    /// where one is not a statement of its own, the local stays.
+    pub assignments: Vec<String>,
 }
 
 /// `[functions]`: what functions are made of, for two rewrites by

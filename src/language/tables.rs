@@ -11,10 +11,12 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 
-use super::grammar::{FunctionData, GrammarData, LayoutData, OrderData, StatementData, SweepData};
+use super::grammar::{
+    FunctionData, GlobalsData, GrammarData, LayoutData, OrderData, StatementData, SweepData,
+};
 use crate::syntax::layout::Rules;
 use crate::syntax::tree::{
-    roles, Bindings, Declare, FnPart, KindNames, Shrink, SlotInfo, Stands, Swept, TreeInfo,
+    roles, Bindings, Declare, FnPart, Global, KindNames, Shrink, SlotInfo, Stands, Swept, TreeInfo,
 };
 
 /// How a front-end names its node kinds and fields.
@@ -109,6 +111,9 @@ pub(crate) struct Tables {
     /// Per kind: its part in the functions' rewrites (grammar data
     /// `[functions]`; empty without it).
     pub functions: Vec<FnPart>,
+    /// Per kind: its part in making a local variable global (grammar data
+    /// `[globals]`; empty without it).
+    pub globals: Vec<Global>,
 }
 
 impl Tables {
@@ -235,6 +240,7 @@ impl Tables {
         let swept = data.sweep.as_ref().map(|d| compile_sweep(d, v, kinds)).transpose()?;
         let merge = kind_set(&data.merge, "merge", v, kinds)?;
         let with_next_token = kind_set(&data.with_next_token, "with_next_token", v, kinds)?;
+        let globals = data.globals.as_ref().map(|d| compile_globals(d, v, kinds)).transpose()?;
 
         Ok(Tables {
             order: data.order,
@@ -262,6 +268,7 @@ impl Tables {
             merge,
             with_next_token,
             functions,
+            globals: globals.unwrap_or_default(),
         })
     }
 
@@ -319,6 +326,7 @@ impl Tables {
             merge: self.merge.clone(),
             with_next_token: self.with_next_token.clone(),
             functions: self.functions.clone(),
+            globals: self.globals.clone(),
         }
     }
 }
@@ -390,6 +398,22 @@ fn kind_set(names: &[String], what: &str, v: &dyn Vocabulary, kinds: usize) -> R
         }
     }
     Ok(set)
+}
+
+/// Each kind's part in making a local variable global (grammar data
+/// `[globals]`).
+fn compile_globals(data: &GlobalsData, v: &dyn Vocabulary, kinds: usize) -> Result<Vec<Global>> {
+    let mut globals = vec![Global::No; kinds];
+    let parts =
+        [(&data.declarations, Global::Declaration), (&data.assignments, Global::Assignment)];
+    for (names, part) in parts {
+        for name in names {
+            for k in v.named(name).with_context(|| format!("in globals: {name:?}"))? {
+                globals[k as usize] = part;
+            }
+        }
+    }
+    Ok(globals)
 }
 
 /// Each kind's part in a sweep (grammar data `[sweep]`).

@@ -12,7 +12,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use super::groups::{groups, swept, undeclared, Group};
+use super::groups::{globals, groups, swept, undeclared, Group};
 use super::{Proposal, Search, Step, Units};
 use crate::syntax::{Mask, NodeId, Text, Tree};
 
@@ -40,6 +40,12 @@ impl Coordinated {
         let mut groups = swept(tree);
         groups.extend(undeclared(tree));
         Coordinated::of(groups, tree, memory)
+    }
+
+    /// The search over the groups of locals made global (see [`globals`]),
+    /// but those `memory` knows to fail.
+    pub fn globals(tree: &Tree, memory: &GroupMemory) -> Coordinated {
+        Coordinated::of(globals(tree), tree, memory)
     }
 
     fn of(groups: Vec<Group>, tree: &Tree, memory: &GroupMemory) -> Coordinated {
@@ -140,6 +146,8 @@ fn group_key(tree: &Tree, group: &Group) -> u128 {
             Text::Copy(c) => node(&mut h, c),
             Text::Replacement(r) => h.update(&r.to_le_bytes()),
             Text::Nothing => h.update(b"-"),
+            // where it moves: before the function around it, whatever it reads
+            Text::MovedBefore(to) => kind(&mut h, to),
         }
     }
     h.digest128()

@@ -16,12 +16,15 @@
 //! the declaration's own text for the name (a typedef's type, a macro's or
 //! a variable's value: [`Swap`]s). A name no declaration resolves has a
 //! group of its uses alone, replaced by such a form (a header's `size_t`
-//! by `int`).
+//! by `int`). A local variable may also move to file scope, its
+//! assignments gone (see [`globals`]).
 
 use std::collections::{HashMap, HashSet};
 
-use crate::syntax::tree::{flags, roles, Action, Declare, FnPart, NodeId, Stands, Swept, Tree};
-use crate::syntax::{Swap, Text};
+use crate::syntax::tree::{
+    flags, roles, Action, Declare, FnPart, Global, NodeId, Stands, Swept, Tree,
+};
+use crate::syntax::{forest, Swap, Text};
 
 const FILE: u32 = u32::MAX;
 
@@ -65,7 +68,7 @@ struct Decl {
 /// each node with the token after it (see [`with_next_token`]); each function that may be made `void` (see [`voided`]); and each member
 /// function that may be defined in its class (see [`defined_in_class`]).
 pub fn groups(tree: &Tree) -> Vec<Group> {
-    let (bound, undeclared) = binding_groups(tree);
+    let (bound, undeclared, _) = binding_groups(tree);
     let mut out = error_groups(tree);
     out.extend(bound);
     out.extend(undeclared);
@@ -83,6 +86,15 @@ pub fn groups(tree: &Tree) -> Vec<Group> {
 /// `int *` and `size_t *` meet.
 pub fn undeclared(tree: &Tree) -> Vec<Group> {
     binding_groups(tree).1
+}
+
+/// The groups of locals made global (see [`globalized`]), the latest
+/// declaration first: a last resort, which the plan tries when nothing
+/// else shortens the text.
+pub fn globals(tree: &Tree) -> Vec<Group> {
+    let mut out = binding_groups(tree).2;
+    out.sort_by_key(|g| std::cmp::Reverse(g.decls[0]));
+    out
 }
 
 /// One group per swept token kind (grammar data `[sweep]`): every token of
@@ -422,12 +434,13 @@ fn error_groups(tree: &Tree) -> Vec<Group> {
     out
 }
 
-/// The groups of declarations with the uses of their names, and those of
-/// the names no declaration of the file resolves (see [`undeclared`]).
-fn binding_groups(tree: &Tree) -> (Vec<Group>, Vec<Group>) {
+/// The groups of declarations with the uses of their names, those of the
+/// names no declaration of the file resolves (see [`undeclared`]), and
+/// those of locals made global (see [`globals`]).
+fn binding_groups(tree: &Tree) -> (Vec<Group>, Vec<Group>, Vec<Group>) {
     let bindings = &tree.info().bindings;
     if bindings.is_empty() {
-        return (Vec::new(), Vec::new());
+        return (Vec::new(), Vec::new(), Vec::new());
     }
     let decls = declarations(tree);
     // resolution: (name kind, text, scope) -> group; groups by that key, or
@@ -481,7 +494,13 @@ fn binding_groups(tree: &Tree) -> (Vec<Group>, Vec<Group>) {
             None => {}
         }
     }
+    let file_names: HashSet<(u16, &[u8])> = decls
+        .iter()
+        .filter(|d| d.scope == FILE)
+        .map(|d| (kind_of(tree, d.name), tree.text(d.name)))
+        .collect();
     let mut out = Vec::new();
+    let mut globals = Vec::new();
     for (ds, us) in members.iter().zip(&uses) {
         let plain = group(tree, &decls, ds, us, &calls, false);
         let zeros = group(tree, &decls, ds, us, &calls, true).filter(|z| Some(z) != plain.as_ref());
@@ -494,13 +513,14 @@ fn binding_groups(tree: &Tree) -> (Vec<Group>, Vec<Group>) {
         if !first {
             out.extend(inline);
         }
+        globals.extend(globalized(tree, &decls, ds, us, &file_names));
     }
     let undeclared = undeclared
         .into_iter()
         .filter(|us| saved(tree, us) > 0 && us.iter().all(|&u| switchable(tree, u)))
         .map(|us| Group { decls: vec![us[0]], off: us, swaps: Vec::new() })
         .collect();
-    (out, undeclared)
+    (out, undeclared, globals)
 }
 
 /// The group of the declaration that a name token of `kind` and `text`,
@@ -778,14 +798,8 @@ fn group(
 fn inlined(tree: &Tree, decls: &[Decl], ds: &[usize], us: &[NodeId]) -> Option<Group> {
     let [d] = ds else { return None };
     let d = &decls[*d];
-    let child = |of: NodeId, r: u8| tree.children(of).find(|&c| tree.node(c).role & r != 0);
-    // the node that holds the name: the declaration's name field, or the
-    // element of a list that is the declaration (`b = 2` of `int a, b = 2;`)
-    let place = match tree.node(d.at).role & roles::NAME_PLACE {
-        0 => child(d.at, roles::NAME_PLACE)?,
-        _ => d.at,
-    };
-    let value = child(d.at, roles::INLINE).or_else(|| child(place, roles::INLINE))?;
+    let (place, value) = place_and_value(tree, d)?;
+    let value = value?;
     let in_place = tree.node(value).parent == place.0;
     let bare = place == d.name || (in_place && tree.node(d.name).parent == place.0);
     let uses: Vec<NodeId> = us.iter().copied().filter(|&u| !inside(tree, u.0, d.node)).collect();
@@ -799,6 +813,95 @@ fn inlined(tree: &Tree, decls: &[Decl], ds: &[usize], us: &[NodeId]) -> Option<G
     }
     let swaps = uses.iter().map(|&node| Swap { node, with: Text::Copy(value) }).collect();
     Some(Group { decls: vec![d.node], off: vec![d.node], swaps })
+}
+
+/// The node of declaration `d` that holds its name (the declaration's
+/// name field, or the element of a list that is the declaration: `b = 2`
+/// of `int a, b = 2;`), and the text there that may stand for the name
+/// (grammar data `[[declare]] inline`: the `2`), if any.
+fn place_and_value(tree: &Tree, d: &Decl) -> Option<(NodeId, Option<NodeId>)> {
+    let child = |of: NodeId, r: u8| tree.children(of).find(|&c| tree.node(c).role & r != 0);
+    let place = match tree.node(d.at).role & roles::NAME_PLACE {
+        0 => child(d.at, roles::NAME_PLACE)?,
+        _ => d.at,
+    };
+    Some((place, child(d.at, roles::INLINE).or_else(|| child(place, roles::INLINE))))
+}
+
+/// The group of the one local declaration `ds` made global (grammar data
+/// `[globals]`): its text moved to just before the outermost node around
+/// it (its function), and each statement that assigns its name switched
+/// off (`p = g();`): `int f(void) { int *p; p = g(); return *p; }` to
+/// `int *p;\nint f(void) { return *p; }`. `None` unless the declaration
+/// is of a kind that may move, stands in a block, declares its name alone
+/// and without a value, no declaration at file scope has that name, and
+/// every assignment to it is a statement of its own (grammar data
+/// `[statement]`; not a `for`'s `i = 0`) that may go, one at least.
+fn globalized(
+    tree: &Tree,
+    decls: &[Decl],
+    ds: &[usize],
+    us: &[NodeId],
+    file_names: &HashSet<(u16, &[u8])>,
+) -> Option<Group> {
+    let globals = &tree.info().globals;
+    if globals.is_empty() {
+        return None;
+    }
+    let part = |id: NodeId| globals.get(tree.node(id).kind as usize).copied().unwrap_or_default();
+    let [d] = ds else { return None };
+    let d = &decls[*d];
+    let local = d.scope != FILE && d.param.is_none() && tree.node(d.node).parent == d.scope;
+    if part(d.node) != Global::Declaration || !local || !shortens(tree, d.node) {
+        return None;
+    }
+    if file_names.contains(&(kind_of(tree, d.name), tree.text(d.name))) {
+        return None; // the global would be defined twice
+    }
+    if place_and_value(tree, d)?.1.is_some() {
+        return None; // a global's value must be a constant
+    }
+    // every assignment to it is a statement of its own, which goes
+    let stands = |id: u32| {
+        let kind = tree.node(NodeId(id)).kind as usize;
+        tree.info().stands.get(kind) == Some(&Stands::Statement)
+    };
+    let mut off = Vec::new();
+    for &u in us {
+        let a = tree.node(u).parent;
+        if a == FILE || part(NodeId(a)) != Global::Assignment || inside(tree, a, d.node) {
+            continue;
+        }
+        let a = NodeId(a);
+        if tree.children(a).find(|&c| tree.node(c).has(flags::NAMED)) != Some(u) {
+            continue; // a use on the right
+        }
+        let statement = tree.node(a).parent;
+        if statement == FILE || !stands(statement) || !shortens(tree, NodeId(statement)) {
+            return None; // `for (i = 0; ...)`: it would be set all the same
+        }
+        off.push(NodeId(statement));
+    }
+    if off.is_empty() {
+        return None;
+    }
+    off.sort_unstable();
+    off.dedup();
+    let top = top_level(tree, d.node)?;
+    let swaps = vec![Swap { node: d.node, with: Text::MovedBefore(top) }];
+    Some(Group { decls: vec![d.node], off, swaps })
+}
+
+/// The outermost node around `id` below its file's root (the function
+/// around a local), if `id` is not that root.
+fn top_level(tree: &Tree, id: NodeId) -> Option<NodeId> {
+    let mut path = vec![id];
+    while tree.node(path[path.len() - 1]).parent != FILE {
+        path.push(NodeId(tree.node(path[path.len() - 1]).parent));
+    }
+    // the path ends at the file's root, or at the forest's
+    let below_root = path.len().checked_sub(2 + forest::file_root_depth(tree))?;
+    path.get(below_root).copied()
 }
 
 /// At least how many bytes switching off `off` (none inside another)
@@ -932,6 +1035,34 @@ mod tests {
     }
 
     #[test]
+    fn a_local_is_made_global_and_its_assignments_go() {
+        let src = "int g(void);\nint f(void) {\n  int *p;\n  p = g();\n  return *p;\n}\n";
+        assert_eq!(moved("c", src), ["int g(void);\nint *p;\nint f(void) {\n  return *p;\n}\n"]);
+        // a C++ member function's local goes before its class
+        let src = "struct S {\n  int f() {\n    int n;\n    n = 2;\n    return n;\n  }\n};\n";
+        assert_eq!(
+            moved("cpp", src),
+            ["int n;\nstruct S {\n  int f() {\n    return n;\n  }\n};\n"]
+        );
+        // in a forest, before its function in its own file
+        let fe = crate::language::by_name("c").expect("c").frontend().expect("front-end");
+        let files = ["int a;\n", "int g;\nint f(void) {\n  int *p;\n  p = 0;\n  return *p;\n}\n"];
+        let trees: Vec<Tree> = files.iter().map(|f| fe.parse(Arc::from(f.as_bytes()))).collect();
+        let tree = forest::splice(&trees);
+        let [g] = &globals(&tree)[..] else { panic!("one local made global") };
+        let text = rewritten(&tree, g);
+        let want = "int a;\n\0int g;\nint *p;\nint f(void) {\n  return *p;\n}\n";
+        assert_eq!(text, want);
+        // not one with a value, nor one whose name a global has
+        let src = "int *p;\nint f(void) {\n  int *p;\n  int q = 1;\n  p = &q;\n  q = 2;\n  return *p;\n}\n";
+        assert_eq!(moved("c", src), Vec::<String>::new());
+        // nor one that an assignment which cannot go sets (a loop's counter)
+        let src =
+            "int f(void) {\n  int i;\n  i = 4;\n  for (i = 0; i < 3; i++) ;\n  return i;\n}\n";
+        assert_eq!(moved("c", src), Vec::<String>::new());
+    }
+
+    #[test]
     fn an_inner_declaration_hides_an_outer_one() {
         let g = texts("c", "int x;\nvoid f(void) { int x; x = 1; }\nvoid h(void) { x = 2; }\n");
         assert!(g.contains(&vec!["int x;".to_string(), "x = 1;".to_string()]), "{g:?}");
@@ -988,16 +1119,28 @@ mod tests {
 
     /// The texts of `src` with each group of `lang` that swaps a use made.
     fn swapped(lang: &str, src: &str) -> Vec<String> {
+        let swaps = groups_of(lang, src, groups).into_iter().filter(|g| !g.1.swaps.is_empty());
+        swaps.map(|(tree, g)| rewritten(&tree, &g)).collect()
+    }
+
+    /// The texts of `src` with each local of `lang` made global.
+    fn moved(lang: &str, src: &str) -> Vec<String> {
+        groups_of(lang, src, globals).into_iter().map(|(tree, g)| rewritten(&tree, &g)).collect()
+    }
+
+    /// The groups `find` finds in `src`, each with the tree.
+    fn groups_of(lang: &str, src: &str, find: fn(&Tree) -> Vec<Group>) -> Vec<(Arc<Tree>, Group)> {
         let fe = crate::language::by_name(lang).expect(lang).frontend().expect("front-end");
-        let tree = fe.parse(Arc::from(src.as_bytes()));
-        let mut out = Vec::new();
-        for g in groups(&tree).iter().filter(|g| !g.swaps.is_empty()) {
-            let mask = crate::syntax::Mask::new(tree.len()).with_off(&g.off).with_swaps(&g.swaps);
-            let mut text = Vec::new();
-            crate::syntax::Unparser::new().unparse(&tree, &mask, &mut text);
-            out.push(String::from_utf8_lossy(&text).into_owned());
-        }
-        out
+        let tree = Arc::new(fe.parse(Arc::from(src.as_bytes())));
+        find(&tree).into_iter().map(|g| (Arc::clone(&tree), g)).collect()
+    }
+
+    /// The text of `tree` with `g`'s nodes switched off and swaps made.
+    fn rewritten(tree: &Tree, g: &Group) -> String {
+        let mask = crate::syntax::Mask::new(tree.len()).with_off(&g.off).with_swaps(&g.swaps);
+        let mut text = Vec::new();
+        crate::syntax::Unparser::new().unparse(tree, &mask, &mut text);
+        String::from_utf8_lossy(&text).into_owned()
     }
 
     #[test]

@@ -19,8 +19,8 @@ use super::bindings::{Bindings, Declare};
 use std::sync::Arc;
 
 use super::tree::{
-    flags, Action, FnPart, KindNames, Node, Shrink, SlotInfo, Stands, Swept, Tree, TreeInfo,
-    ERROR_KIND,
+    flags, Action, FnPart, Global, KindNames, Node, Shrink, SlotInfo, Stands, Swept, Tree,
+    TreeInfo, ERROR_KIND,
 };
 
 /// The byte between two files' texts.
@@ -30,6 +30,21 @@ pub const SEPARATOR: u8 = 0;
 /// separators).
 pub fn split(text: &[u8]) -> Vec<&[u8]> {
     text.split(|&b| b == SEPARATOR).collect()
+}
+
+/// How deep the root of each file's own tree lies: 0 in a tree of one
+/// file, 2 in a forest (under the `forest` root and a `file` node).
+pub fn file_root_depth(tree: &Tree) -> usize {
+    // the forest's two kinds come after every language's
+    let forest_kind = tree.info().kinds.names().len().saturating_sub(2);
+    match tree.nodes().first() {
+        Some(root)
+            if root.kind as usize == forest_kind && tree.kind_name(root.kind) == "forest" =>
+        {
+            2
+        }
+        _ => 0,
+    }
 }
 
 /// The forest's text for the files' texts.
@@ -132,6 +147,10 @@ pub fn splice(trees: &[Tree]) -> Tree {
                 FnPart::Definition(text) => FnPart::Definition(text + o.replacement),
                 part => part,
             }));
+        }
+        if !ti.globals.is_empty() {
+            info.globals.resize(o.kind as usize, Global::No);
+            info.globals.extend(ti.globals.iter().copied());
         }
         info.replacements.extend(ti.replacements.iter().cloned());
         info.slots.extend(ti.slots.iter().map(|s| SlotInfo {

@@ -9,7 +9,8 @@
 //! [`Target`]): all of the node but that run (and a splice's head) is gone.
 //! A [`Swap`] writes a node as another text: a replacement of the grammar
 //! data, or the original text of another node (coordinated deletion's
-//! typedef made its type at every use).
+//! typedef made its type at every use), or nothing, its text moved before
+//! another node (a local made global).
 
 use super::tree::NodeId;
 
@@ -61,6 +62,10 @@ pub enum Text {
     /// No text: a token no removal takes alone, gone with all others of
     /// its kind (a sweep's `;`).
     Nothing,
+    /// No text here: the node's own text moves to just before another
+    /// node, on a line of its own (a local declaration made global, before
+    /// its function).
+    MovedBefore(NodeId),
 }
 
 /// A fixed-size bitset over the node ids of one tree.

@@ -210,6 +210,9 @@ pub struct TreeInfo {
     /// Per kind: its part in the functions' rewrites (grammar data
     /// `[functions]`); empty when the language has none.
     pub functions: Vec<FnPart>,
+    /// Per kind: its part in making a local variable global (grammar data
+    /// `[globals]`); empty when the language has none.
+    pub globals: Vec<Global>,
 }
 
 impl Default for TreeInfo {
@@ -230,6 +233,7 @@ impl Default for TreeInfo {
             merge: Vec::new(),
             with_next_token: Vec::new(),
             functions: Vec::new(),
+            globals: Vec::new(),
         }
     }
 }
@@ -266,6 +270,18 @@ pub enum FnPart {
     Nested,
     /// A class, whose members' definitions may move into it.
     Class,
+}
+
+/// A kind's part in making a local variable global (grammar data
+/// `[globals]`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Global {
+    #[default]
+    No,
+    /// A declaration that may move to file scope.
+    Declaration,
+    /// An assignment, which goes when its left side is the moved name.
+    Assignment,
 }
 
 /// A kind's part in an expression standing as a statement: `x + *d` and

@@ -19,7 +19,9 @@
 //!   becomes `a; b;`); a splice also keeps the node's beginning up to its
 //!   head (`if (c) ; else B` becomes `if (c) B`);
 //! - a swapped node becomes its text (a replacement, or a copy of another
-//!   node's original text), keeping its leading whitespace;
+//!   node's original text), keeping its leading whitespace; a moved node
+//!   goes with its leading whitespace, and its text stands on a line of
+//!   its own right before the node it moved before;
 //! - two tokens that were apart in the input are never glued together by a cut
 //!   (`int a` never becomes `inta`): a space is put between them.
 
@@ -40,6 +42,8 @@ enum With {
     Replacement(u16),
     /// A range of the original (used to move leading whitespace).
     Original(u32, u32),
+    /// A range of the original and a line break: a moved node's text.
+    Line(u32, u32),
 }
 
 /// Reusable scratch space for unparsing; keep one per thread.
@@ -73,9 +77,12 @@ impl Unparser {
             let text: &[u8] = match cut.with {
                 With::Nothing => &[],
                 With::Replacement(r) => tree.replacement(r),
-                With::Original(s, e) => &src[s as usize..e as usize],
+                With::Original(s, e) | With::Line(s, e) => &src[s as usize..e as usize],
             };
             push(out, text, tokens, operators);
+            if matches!(cut.with, With::Line(..)) {
+                out.push(b'\n');
+            }
             after_cut = true;
             pos = end;
         }
@@ -135,13 +142,23 @@ impl Unparser {
                 Text::Replacement(r) => With::Replacement(r),
                 Text::Copy(c) => With::Original(nodes[c.index()].start, nodes[c.index()].end),
                 Text::Nothing => With::Nothing,
+                Text::MovedBefore(to) => {
+                    // an insertion (a cut of no bytes) and a deletion
+                    let at = nodes[to.index()].start;
+                    self.cuts.push(Cut { start: at, end: at, with: With::Line(n.start, n.end) });
+                    self.cuts.push(Cut { start: n.lead, end: n.end, with: With::Nothing });
+                    sort = true;
+                    continue;
+                }
             };
             self.cuts.push(Cut { start: n.start, end: n.end, with });
             sort = true;
         }
         if sort {
-            // an enclosing cut before the cuts inside it, which are then skipped
-            self.cuts.sort_unstable_by_key(|c| (c.start, std::cmp::Reverse(c.end)));
+            // an enclosing cut before the cuts inside it, which are then
+            // skipped; an insertion before a cut that starts where it does
+            self.cuts
+                .sort_unstable_by_key(|c| (c.start, c.end > c.start, std::cmp::Reverse(c.end)));
         }
     }
 
@@ -279,6 +296,7 @@ pub(crate) fn would_glue(a: u8, b: u8, operators: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::syntax::mask::Swap;
     use crate::syntax::tree::{TreeBuilder, TreeInfo};
     use std::sync::Arc;
 
@@ -423,6 +441,23 @@ mod tests {
         let mut out = b"#define M \\\n  ".to_vec();
         push(&mut out, b" \\\n  f();", true, true);
         assert_eq!(out, b"#define M \\\n  \\\n  f();");
+    }
+
+    #[test]
+    fn a_moved_node_stands_on_a_line_of_its_own_before_its_place() {
+        let tree = list_tree("a, b, c");
+        let &[_, b, c] = elements(&tree).as_slice() else { panic!("three elements") };
+        let text = |mask: &Mask| {
+            let mut out = Vec::new();
+            Unparser::new().unparse(&tree, mask, &mut out);
+            String::from_utf8(out).expect("utf-8")
+        };
+        let moved = Swap { node: NodeId(c), with: Text::MovedBefore(NodeId(b)) };
+        let mask = Mask::new(tree.len()).with_swaps(&[moved]);
+        assert_eq!(text(&mask), "a, c\nb,");
+        // also where another cut starts at the same byte
+        let mask = mask.with_swaps(&[Swap { node: NodeId(b), with: Text::Nothing }]);
+        assert_eq!(text(&mask), "a, c\n,");
     }
 
     #[test]
