@@ -513,6 +513,7 @@ fn binding_groups(tree: &Tree) -> (Vec<Group>, Vec<Group>, Vec<Group>) {
         if !first {
             out.extend(inline);
         }
+        out.extend(initialized(tree, &decls, ds, us));
         globals.extend(globalized(tree, &decls, ds, us, &file_names));
     }
     let undeclared = undeclared
@@ -892,6 +893,48 @@ fn globalized(
     Some(Group { decls: vec![d.node], off, swaps })
 }
 
+/// The group of the one local declaration `ds` whose next statement
+/// assigns it (grammar data `[globals]` and `[statement]`), made one
+/// declaration with that value: the name written as the assignment, and
+/// the statement gone (`int *p;\n  p = g();` to `int *p = g();`). `None`
+/// unless the declaration is of a kind that may move, declares its name
+/// alone and without a value, and the statement right after it is `name =
+/// value;` with no other use of the name.
+fn initialized(tree: &Tree, decls: &[Decl], ds: &[usize], us: &[NodeId]) -> Option<Group> {
+    let globals = &tree.info().globals;
+    let part = |id: NodeId| globals.get(tree.node(id).kind as usize).copied().unwrap_or_default();
+    let [d] = ds else { return None };
+    let d = &decls[*d];
+    let n = tree.node(d.node);
+    if part(d.node) != Global::Declaration || n.parent == FILE || !shortens(tree, d.node) {
+        return None;
+    }
+    if place_and_value(tree, d)?.1.is_some() {
+        return None;
+    }
+    let named = |id: NodeId| {
+        let n = tree.node(id);
+        n.has(flags::NAMED) && !n.has(flags::EXTRA)
+    };
+    let mut after = tree.children(NodeId(n.parent)).skip_while(|&c| c != d.node).skip(1);
+    let statement = after.find(|&c| named(c))?;
+    let stands = tree.info().stands.get(tree.node(statement).kind as usize);
+    if stands != Some(&Stands::Statement) || !shortens(tree, statement) {
+        return None;
+    }
+    let a = tree.children(statement).find(|&c| named(c))?;
+    let mut parts = tree.children(a);
+    let (left, operator) = (parts.next()?, parts.next()?);
+    if part(a) != Global::Assignment || !us.contains(&left) || tree.text(operator) != b"=" {
+        return None;
+    }
+    if us.iter().any(|&u| u != left && inside(tree, u.0, a)) {
+        return None; // `x = x + 1`: the name in its own value
+    }
+    let swaps = vec![Swap { node: d.name, with: Text::Copy(a) }];
+    Some(Group { decls: vec![d.node], off: vec![statement], swaps })
+}
+
 /// The outermost node around `id` below its file's root (the function
 /// around a local), if `id` is not that root.
 fn top_level(tree: &Tree, id: NodeId) -> Option<NodeId> {
@@ -1060,6 +1103,19 @@ mod tests {
         let src =
             "int f(void) {\n  int i;\n  i = 4;\n  for (i = 0; i < 3; i++) ;\n  return i;\n}\n";
         assert_eq!(moved("c", src), Vec::<String>::new());
+    }
+
+    #[test]
+    fn an_assignment_right_after_a_declaration_becomes_its_value() {
+        let src = "int g(void);\nint f(void) {\n  int *p;\n  p = g();\n  return *p;\n}\n";
+        let g = swapped("c", src);
+        let want = "int g(void);\nint f(void) {\n  int *p = g();\n  return *p;\n}\n";
+        assert!(g.contains(&want.to_string()), "{g:?}");
+        // not where another statement comes first, the name is in the
+        // value, or the assignment is not `=`
+        // (and `f`'s value is used, so that it is not made `void`)
+        let src = "int f(void) {\n  int a;\n  int i;\n  i = i + 1;\n  a = 2;\n  int j;\n  j += 3;\n  return a + i + j;\n}\nint main(void) { return f(); }\n";
+        assert_eq!(swapped("c", src), Vec::<String>::new());
     }
 
     #[test]
