@@ -23,6 +23,9 @@ use super::tree::{
     TreeInfo, ERROR_KIND,
 };
 
+/// The name of the forest root's kind.
+const FOREST: &str = "forest";
+
 /// The byte between two files' texts.
 pub const SEPARATOR: u8 = 0;
 
@@ -36,14 +39,11 @@ pub fn split(text: &[u8]) -> Vec<&[u8]> {
 /// file, 2 in a forest (under the `forest` root and a `file` node).
 pub fn file_root_depth(tree: &Tree) -> usize {
     // the forest's two kinds come after every language's
-    let forest_kind = tree.info().kinds.names().len().saturating_sub(2);
-    match tree.nodes().first() {
-        Some(root)
-            if root.kind as usize == forest_kind && tree.kind_name(root.kind) == "forest" =>
-        {
-            2
-        }
-        _ => 0,
+    let forest = tree.info().kinds.names().len().saturating_sub(2);
+    let root = tree.nodes().first();
+    match root.is_some_and(|r| r.kind as usize == forest && tree.kind_name(r.kind) == FOREST) {
+        true => 2,
+        false => 0,
     }
 }
 
@@ -168,7 +168,7 @@ pub fn splice(trees: &[Tree]) -> Tree {
         offsets.push(o);
     }
     let forest_kind = kinds.len() as u16;
-    kinds.push("forest".into());
+    kinds.push(FOREST.into());
     kinds.push("file".into());
     shrink.resize(kinds.len(), Shrink::No);
     info.kinds = KindNames::new(kinds);
