@@ -18,11 +18,16 @@
 //! took two or three latencies per interference: see BENCHMARKS.md, "Many
 //! workers".)
 //!
-//! A block that failed is halved for the next round ([`Batch::ddmin`], down
-//! to single units), or dropped ([`Batch::singles`], the 1-minimality
-//! phase: each unit is tried once). On `n` units of which `k` are
-//! essential, ddmin's rounds test at most `2k` blocks each, over about
-//! `log2(n / width)` rounds: Lithium's `O(k log n)`.
+//! A block that failed is halved ([`Batch::ddmin`], down to single units),
+//! and its halves are probed in the same round, right after it and against
+//! the same mask: a level's whole descent is one round, in flight at once
+//! as far as the guesses of which blocks fail go right (halving for the
+//! next round instead, after the merge, made each depth of the descent a
+//! round of its own and cost as many more test latencies). In the
+//! 1-minimality phase ([`Batch::one_minimal`]) a failed unit is dropped:
+//! each is tried once. On `n` units of which `k` are essential, the
+//! descent tests at most `2k` blocks at each of about `log2(n / width)`
+//! depths: Lithium's `O(k log n)`.
 //!
 //! The outcomes, and so the result, depend on neither timing nor `-j`. They
 //! differ from the one-at-a-time searches' ([`Adaptive`](super::ddmin)
@@ -78,7 +83,7 @@ pub struct Batch {
 
 impl Batch {
     /// ddmin over `items`: a first round of `width` blocks (at most one per
-    /// unit), each failed block halved for the next round, down to single
+    /// unit), each failed block halved in the same round, down to single
     /// units. With `fixpoint`, rounds of single units repeat while one
     /// commits something.
     pub fn ddmin(items: Vec<NodeId>, width: usize, fixpoint: bool) -> Batch {
@@ -136,18 +141,24 @@ impl Batch {
         self.round = cut(0..self.items.len(), self.width.min(self.items.len()));
     }
 
+    /// The two halves of the round's block `i` (by the units still
+    /// there), if it is split and has two units or more.
+    fn halves(&self, i: usize) -> Option<[Range<usize>; 2]> {
+        let r = self.round[i].clone();
+        let left: Vec<usize> = self.left(r.clone()).collect();
+        if !self.split || left.len() < 2 {
+            return None;
+        }
+        let mid = left[left.len() / 2];
+        Some([r.start..mid, mid..r.end])
+    }
+
     /// Builds the next round from this one's failed blocks (halved, or
     /// dropped); false when there is nothing left to try.
     fn next_round(&mut self) -> bool {
         let mut round = Vec::new();
         for &i in &self.failed {
-            let r = self.round[i].clone();
-            let left: Vec<usize> = self.left(r.clone()).collect();
-            if self.split && left.len() > 1 {
-                let mid = left[left.len() / 2];
-                round.push(r.start..mid);
-                round.push(mid..r.end);
-            }
+            round.extend(self.halves(i).into_iter().flatten());
         }
         if round.is_empty() && self.fixpoint && self.changed {
             // something went since the units left were last tried alone:
@@ -252,9 +263,17 @@ impl Search for Batch {
     fn feedback(&mut self, interesting: bool) {
         match self.stage {
             Stage::Probing => {
-                let list = if interesting { &mut self.passed } else { &mut self.failed };
-                list.push(self.next);
+                let i = self.next;
                 self.next += 1;
+                if interesting {
+                    self.passed.push(i);
+                } else if let Some(halves) = self.halves(i) {
+                    // probed in this round, against the same mask: a level's
+                    // whole descent is one round, and in flight at once
+                    self.round.splice(self.next..self.next, halves);
+                } else {
+                    self.failed.push(i);
+                }
             }
             Stage::Merging if interesting || self.passed.len() == 1 => {
                 let passed = std::mem::take(&mut self.passed);
