@@ -4,7 +4,10 @@
 # that any -j is measurable on a machine with few cores, and prints a
 # markdown table per case: tests run, tests wasted (started on a wrong
 # guess: finished but unused, or cancelled), wall time, speed-up over -j 1,
-# and whether the result is byte for byte the one of -j 1.
+# whether the result is byte for byte the one of -j 1, and the waves: test
+# latencies one after the other (corpora/waves.py on the run's --trace,
+# kept as trace.jsonl beside its stats.json; waves.py TRACE prints them
+# by phase).
 #
 #   corpora/bench-scale.sh [CASE...]   CASE: c-grep (default) or xml-svg
 #
@@ -64,23 +67,27 @@ EOF
 for c in "${cases[@]}"; do
   echo "### $c"
   echo
-  echo "| -j | tests | wasted | wall s | speed-up | same result as -j 1 |"
-  echo "|---:|---:|---:|---:|---:|---|"
+  echo "| -j | tests | wasted | waves | wall s | speed-up | same result as -j 1 |"
+  echo "|---:|---:|---:|---:|---:|---:|---|"
   base_wall=
   for j in "${jobs[@]}"; do
     dir="$out/$c/j$j"
     input=$(setup "$c" "$dir")
     "$bin" -q -j "$j" "${extra[@]}" --test "$dir/test.sh" --stats-json "$dir/stats.json" \
-      -o "$dir/result-$input" "$dir/$input"
+      --trace "$dir/trace.jsonl" -o "$dir/result-$input" "$dir/$input"
     same=no
     cmp -s "$out/$c/j${jobs[0]}/result-$input" "$dir/result-$input" && same=yes
     base_wall=${base_wall:-$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["wall_time"])' "$dir/stats.json")}
-    python3 - "$dir/stats.json" "$j" "$base_wall" "$same" <<'PY'
+    python3 - "$dir/stats.json" "$j" "$base_wall" "$same" "$dir/trace.jsonl" "$here" <<'PY'
 import json, sys
 s, j, base, same = json.load(open(sys.argv[1])), sys.argv[2], float(sys.argv[3]), sys.argv[4]
+sys.path.insert(0, sys.argv[6])
+from waves import waves
+with open(sys.argv[5]) as f:
+    n = len(waves([json.loads(line) for line in f]))
 tests = s["tests"] + s["cancelled"]
 wasted = s["wasted"] + s["cancelled"]
-print(f"| {j} | {tests} | {wasted} | {s['wall_time']:.1f} | {base / s['wall_time']:.1f} | {same} |")
+print(f"| {j} | {tests} | {wasted} | {n} | {s['wall_time']:.1f} | {base / s['wall_time']:.1f} | {same} |")
 PY
   done
   echo

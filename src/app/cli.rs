@@ -172,6 +172,12 @@ pub struct Args {
     #[arg(long, value_name = "PATH", help_heading = "Reporting")]
     pub stats_json: Option<PathBuf>,
 
+    /// Write one JSON line per answered candidate to this file, as the run
+    /// goes: when, in which phase and step, how it was answered, and
+    /// whether the search used the answer (see the README).
+    #[arg(long, value_name = "PATH", help_heading = "Reporting")]
+    pub trace: Option<PathBuf>,
+
     /// Print the parsed tree (kinds, spans, what may be deleted) and exit.
     #[arg(long, help_heading = "Reporting")]
     pub dump_tree: bool,
@@ -407,6 +413,12 @@ impl Args {
         if let Some(stats) = &self.stats_json {
             super::output::check_target(stats, "the --stats-json file", &input, &test, false)?;
         }
+        if let Some(trace) = &self.trace {
+            super::output::check_target(trace, "the --trace file", &input, &test, false)?;
+            if Some(trace) == self.stats_json.as_ref() {
+                return Err(Fatal::usage("--trace and --stats-json name the same file"));
+            }
+        }
         let jobs = self
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -459,6 +471,7 @@ impl Args {
             max_time: self.max_time,
             progress,
             quiet: self.quiet,
+            trace: self.trace.clone(),
         })
     }
 }

@@ -56,4 +56,6 @@ pub struct Config {
     pub progress: bool,
     /// Print nothing but errors.
     pub quiet: bool,
+    /// `--trace`: where each answered candidate is written, a JSON line.
+    pub trace: Option<PathBuf>,
 }

@@ -12,11 +12,14 @@
 //! each candidate out as files, and results are saved as a directory.
 
 use std::ffi::OsString;
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
+use serde::Serialize;
 
 use super::config::Config;
 use super::error::Fatal;
@@ -29,7 +32,7 @@ use crate::oracle::guard::Guard;
 use crate::oracle::runner::{Layout, Outcome, Runner, Spec};
 use crate::oracle::stats::Stats;
 use crate::oracle::stop::{Cancel, Stop};
-use crate::oracle::{Evaluator, Settings, Sink, StopReason};
+use crate::oracle::{Answer, Evaluator, Settings, Sink, StopReason};
 use crate::reduce::{rename, Host, Oracle, Order, Phase, Plan, Units, View};
 use crate::syntax::{chars, dump, forest, layout, Tree};
 
@@ -190,7 +193,8 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
         rename: config.rename,
         batch: config.batch,
     };
-    let mut sink = Saving { output: &output, progress: &progress };
+    let trace = config.trace.as_deref().map(Trace::create).transpose()?;
+    let mut sink = Saving { output: &output, progress: &progress, trace };
     let mut bench = Bench {
         stop: &stop,
         frontend: &*frontend,
@@ -214,6 +218,10 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
 
     let best = ev.best().clone();
     let mut stats = ev.stats();
+    drop(ev);
+    if let Some(trace) = &mut sink.trace {
+        trace.out.flush().context("cannot write the --trace file")?;
+    }
     let absent = match (&output, ended) {
         (Saved::Dir(..), Ended::Finished) => {
             let (absent, stopped) =
@@ -336,10 +344,12 @@ impl Saved<'_> {
     }
 }
 
-/// Saves every better text and redraws the progress line.
+/// Saves every better text, redraws the progress line, and writes the
+/// trace.
 struct Saving<'o> {
     output: &'o Saved<'o>,
     progress: &'o Progress,
+    trace: Option<Trace>,
 }
 
 impl Sink for Saving<'_> {
@@ -350,6 +360,42 @@ impl Sink for Saving<'_> {
     fn progress(&mut self, stats: &Stats, best: usize) {
         self.progress.update(stats, best);
     }
+
+    fn traces(&self) -> bool {
+        self.trace.is_some()
+    }
+
+    fn answered(&mut self, answer: &Answer) -> Result<()> {
+        let Some(trace) = &mut self.trace else { return Ok(()) };
+        let line = TraceLine { at: trace.start.elapsed().as_secs_f64(), answer };
+        serde_json::to_writer(&mut trace.out, &line).context("cannot write the --trace file")?;
+        trace.out.write_all(b"\n").context("cannot write the --trace file")
+    }
+}
+
+/// `--trace`: every answered candidate, a JSON line, written as the run
+/// goes.
+struct Trace {
+    out: BufWriter<File>,
+    /// What `at` counts from: the start of the reduction proper, after the
+    /// check of the original.
+    start: Instant,
+}
+
+impl Trace {
+    fn create(path: &Path) -> Result<Trace> {
+        let file = File::create(path)
+            .with_context(|| format!("cannot write the --trace file {}", path.display()))?;
+        Ok(Trace { out: BufWriter::new(file), start: Instant::now() })
+    }
+}
+
+/// One line of the trace: seconds since its start, and the answer.
+#[derive(Serialize)]
+struct TraceLine<'a> {
+    at: f64,
+    #[serde(flatten)]
+    answer: &'a Answer,
 }
 
 /// The plan's [`Host`]: parses of the current best, and the evaluator.

@@ -25,6 +25,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
+use serde::Serialize;
 
 use crate::reduce::{Candidates, Context, Oracle, Verdict};
 use crate::syntax::{Mask, Tree};
@@ -66,6 +67,37 @@ pub trait Sink {
 
     /// The figures changed (`best`: the current best's length).
     fn progress(&mut self, stats: &Stats, best: usize);
+
+    /// Whether it wants every answer ([`Sink::answered`]).
+    fn traces(&self) -> bool {
+        false
+    }
+
+    /// A candidate was answered (only called when [`Sink::traces`]). An
+    /// error stops the run.
+    fn answered(&mut self, _answer: &Answer) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// One candidate's answer, as `--trace` writes it.
+#[derive(Debug, Serialize)]
+pub struct Answer {
+    /// The pass and level (`hdd level 2`, `tokens level 0`, `layout`).
+    pub phase: String,
+    /// The search's step that proposed it (`Probe { single: false }`);
+    /// none for an answer the search did not use.
+    pub step: Option<String>,
+    /// `test`, `timeout`, `cancelled` (the test was stopped), `cache`,
+    /// `guard` (refused by the syntax guard), `same` (the current best's
+    /// text).
+    pub how: &'static str,
+    pub interesting: bool,
+    /// Whether the search used the answer (false: speculation on a guess
+    /// that went the other way).
+    pub used: bool,
+    /// Seconds the test ran (0 when none ran).
+    pub test_secs: f64,
 }
 
 /// Why an evaluation stopped before its search was done.
@@ -180,6 +212,33 @@ impl<'a> Evaluator<'a> {
         match stop.signal() {
             Some(s) => Some(StopReason::Signal(s)),
             None => stop.is_time_up().then_some(StopReason::TimeUp),
+        }
+    }
+
+    /// Hands `eval` to the sink, if it traces (`context`: the step that
+    /// proposed it, when the search used it).
+    fn trace(&mut self, eval: &Eval, context: Option<Context>, used: bool) {
+        if !self.sink.traces() {
+            return;
+        }
+        let (how, secs) = match eval {
+            Eval::Same => ("same", Duration::ZERO),
+            Eval::Cached(_) => ("cache", Duration::ZERO),
+            Eval::Guarded => ("guard", Duration::ZERO),
+            Eval::Tested(Outcome::Cancelled, t) => ("cancelled", *t),
+            Eval::Tested(Outcome::Timeout, t) => ("timeout", *t),
+            Eval::Tested(_, t) => ("test", *t),
+        };
+        let answer = Answer {
+            phase: self.stats.phase_label(),
+            step: context.map(|c| format!("{:?}", c.step)),
+            how,
+            interesting: eval.interesting(),
+            used,
+            test_secs: secs.as_secs_f64(),
+        };
+        if let Err(e) = self.sink.answered(&answer) {
+            self.failure.get_or_insert(e);
         }
     }
 
@@ -329,6 +388,7 @@ impl Ledger for Evaluator<'_> {
             }
         };
         self.account(&eval, level);
+        self.trace(&eval, Some(context), true);
         if eval.cancelled() {
             return None;
         }
@@ -351,6 +411,7 @@ impl Ledger for Evaluator<'_> {
     fn waste(&mut self, done: &Done) {
         if let Ok(eval) = &done.eval {
             self.account(eval, done.level);
+            self.trace(eval, None, false);
             self.stats.wasted += u64::from(matches!(eval, Eval::Tested(..)) && !eval.cancelled());
         }
     }

@@ -139,6 +139,45 @@ fn stats_json_has_the_figures() {
 }
 
 #[test]
+fn trace_has_a_line_per_answer_that_adds_up_to_the_figures() {
+    let (dir, input, test) = setup();
+    let (stats, trace) = (dir.path().join("stats.json"), dir.path().join("trace.jsonl"));
+    let out = run(hdd()
+        .args(["-q", "-j", "3", "-t"])
+        .arg(&test)
+        .arg(&input)
+        .arg("--stats-json")
+        .arg(&stats)
+        .arg("--trace")
+        .arg(&trace));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&stats).expect("stats")).expect("json");
+    let lines: Vec<serde_json::Value> = fs::read_to_string(&trace)
+        .expect("trace")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    let count = |how: &str, used: Option<bool>| {
+        let of = |l: &&serde_json::Value| l["how"] == how && used.is_none_or(|u| l["used"] == u);
+        lines.iter().filter(of).count() as u64
+    };
+    let figure = |key: &str| json[key].as_u64().expect(key);
+    assert_eq!(count("test", Some(true)), figure("useful_tests"));
+    assert_eq!(count("test", Some(false)), figure("wasted"));
+    assert_eq!(count("cancelled", None), figure("cancelled"));
+    assert_eq!(count("cache", None), figure("cache_hits"));
+    assert_eq!(count("guard", None), figure("guard_skips"));
+    // in time order, each with its phase, and a step where it was used
+    let at: Vec<f64> = lines.iter().map(|l| l["at"].as_f64().expect("at")).collect();
+    assert!(at.windows(2).all(|w| w[0] <= w[1]), "{at:?}");
+    for l in &lines {
+        assert!(l["phase"].as_str().is_some_and(|p| !p.is_empty()), "{l}");
+        assert_eq!(l["used"] == true, l["step"].is_string(), "{l}");
+    }
+}
+
+#[test]
 fn dump_tree_shows_kinds_and_what_may_go() {
     let (_dir, input, _) = setup();
     let out = run(hdd().arg("--dump-tree").arg(&input));
@@ -229,6 +268,8 @@ fn regression_output_over_dev_null_or_a_fifo_is_refused_before_any_test() {
     assert!(err.contains("not a regular file"), "{err}");
     let err = refused(&["--stats-json".as_ref(), "/dev/null".as_ref()]);
     assert!(err.contains("--stats-json"), "{err}");
+    let err = refused(&["--trace".as_ref(), "/dev/null".as_ref()]);
+    assert!(err.contains("--trace"), "{err}");
 }
 
 #[test]
