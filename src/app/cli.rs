@@ -415,8 +415,10 @@ impl Args {
         }
         if let Some(trace) = &self.trace {
             super::output::check_target(trace, "the --trace file", &input, &test, false)?;
-            if Some(trace) == self.stats_json.as_ref() {
-                return Err(Fatal::usage("--trace and --stats-json name the same file"));
+            if Some(trace) == self.stats_json.as_ref() || *trace == output {
+                return Err(Fatal::usage(
+                    "--trace names the same file as the output or --stats-json",
+                ));
             }
         }
         let jobs = self

@@ -270,6 +270,8 @@ fn regression_output_over_dev_null_or_a_fifo_is_refused_before_any_test() {
     assert!(err.contains("--stats-json"), "{err}");
     let err = refused(&["--trace".as_ref(), "/dev/null".as_ref()]);
     assert!(err.contains("--trace"), "{err}");
+    let err = refused(&["-o", "r.c", "--trace", "r.c"].map(std::ffi::OsStr::new));
+    assert!(err.contains("--trace"), "{err}");
 }
 
 #[test]
