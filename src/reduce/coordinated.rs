@@ -131,9 +131,8 @@ fn group_key(tree: &Tree, group: &Group) -> u128 {
         // a node that goes with the token after it (`private:`) reads the
         // same wherever it stands: what it may go from is its parent (the
         // members after it)
-        let with_next = &tree.info().with_next_token;
         let n = tree.node(id);
-        if with_next.get(n.kind as usize).copied().unwrap_or(false) && n.parent != u32::MAX {
+        if tree.info().goes_with_next_token(n.kind) && n.parent != u32::MAX {
             node(&mut h, NodeId(n.parent));
         }
     }

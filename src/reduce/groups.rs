@@ -362,18 +362,16 @@ fn defined_in_class(tree: &Tree) -> Vec<Group> {
 /// data `with_next_token`), with that token: tree-sitter-cpp's `public`
 /// and its `:` are siblings, and neither may go alone.
 fn with_next_token(tree: &Tree) -> Vec<Group> {
-    let with_next = &tree.info().with_next_token;
-    if with_next.is_empty() {
+    if tree.info().with_next_token.is_empty() {
         return Vec::new();
     }
     let mut out = Vec::new();
     for (i, n) in tree.nodes().iter().enumerate() {
         let id = NodeId(i as u32);
-        if !with_next.get(n.kind as usize).copied().unwrap_or(false) || n.parent == FILE {
+        if !tree.info().goes_with_next_token(n.kind) || n.parent == FILE {
             continue;
         }
-        let mut after = tree.children(NodeId(n.parent)).skip_while(|&c| c != id).skip(1);
-        let Some(token) = after.next() else { continue };
+        let Some(token) = siblings_after(tree, id).next() else { continue };
         let t = tree.node(token);
         if t.has(flags::NAMED) || t.is_empty() || !shortens(tree, id) {
             continue;
@@ -423,7 +421,7 @@ fn error_groups(tree: &Tree) -> Vec<Group> {
             continue;
         }
         let mut off = vec![id];
-        for next in tree.children(NodeId(n.parent)).skip_while(|&c| c != id).skip(1).take(2) {
+        for next in siblings_after(tree, id).take(2) {
             if !shortens(tree, next) {
                 break;
             }
@@ -845,23 +843,14 @@ fn globalized(
     us: &[NodeId],
     file_names: &HashSet<(u16, &[u8])>,
 ) -> Option<Group> {
-    let globals = &tree.info().globals;
-    if globals.is_empty() {
-        return None;
-    }
-    let part = |id: NodeId| globals.get(tree.node(id).kind as usize).copied().unwrap_or_default();
-    let [d] = ds else { return None };
-    let d = &decls[*d];
-    let local = d.scope != FILE && d.param.is_none() && tree.node(d.node).parent == d.scope;
-    if part(d.node) != Global::Declaration || !local || !shortens(tree, d.node) {
-        return None;
+    let d = bare_local(tree, decls, ds)?;
+    if d.scope == FILE || d.param.is_some() || tree.node(d.node).parent != d.scope {
+        return None; // not in a block
     }
     if file_names.contains(&(kind_of(tree, d.name), tree.text(d.name))) {
         return None; // the global would be defined twice
     }
-    if place_and_value(tree, d)?.1.is_some() {
-        return None; // a global's value must be a constant
-    }
+    let part = |id: NodeId| tree.info().global(tree.node(id).kind);
     // every assignment to it is a statement of its own, which goes
     let stands = |id: u32| {
         let kind = tree.node(NodeId(id)).kind as usize;
@@ -901,23 +890,15 @@ fn globalized(
 /// alone and without a value, and the statement right after it is `name =
 /// value;` with no other use of the name.
 fn initialized(tree: &Tree, decls: &[Decl], ds: &[usize], us: &[NodeId]) -> Option<Group> {
-    let globals = &tree.info().globals;
-    let part = |id: NodeId| globals.get(tree.node(id).kind as usize).copied().unwrap_or_default();
-    let [d] = ds else { return None };
-    let d = &decls[*d];
-    let n = tree.node(d.node);
-    if part(d.node) != Global::Declaration || n.parent == FILE || !shortens(tree, d.node) {
-        return None;
-    }
-    if place_and_value(tree, d)?.1.is_some() {
+    let d = bare_local(tree, decls, ds)?;
+    if tree.node(d.node).parent == FILE {
         return None;
     }
     let named = |id: NodeId| {
         let n = tree.node(id);
         n.has(flags::NAMED) && !n.has(flags::EXTRA)
     };
-    let mut after = tree.children(NodeId(n.parent)).skip_while(|&c| c != d.node).skip(1);
-    let statement = after.find(|&c| named(c))?;
+    let statement = siblings_after(tree, d.node).find(|&c| named(c))?;
     let stands = tree.info().stands.get(tree.node(statement).kind as usize);
     if stands != Some(&Stands::Statement) || !shortens(tree, statement) {
         return None;
@@ -925,7 +906,8 @@ fn initialized(tree: &Tree, decls: &[Decl], ds: &[usize], us: &[NodeId]) -> Opti
     let a = tree.children(statement).find(|&c| named(c))?;
     let mut parts = tree.children(a);
     let (left, operator) = (parts.next()?, parts.next()?);
-    if part(a) != Global::Assignment || !us.contains(&left) || tree.text(operator) != b"=" {
+    let assignment = tree.info().global(tree.node(a).kind) == Global::Assignment;
+    if !assignment || !us.contains(&left) || tree.text(operator) != b"=" {
         return None;
     }
     if us.iter().any(|&u| u != left && inside(tree, u.0, a)) {
@@ -933,6 +915,26 @@ fn initialized(tree: &Tree, decls: &[Decl], ds: &[usize], us: &[NodeId]) -> Opti
     }
     let swaps = vec![Swap { node: d.name, with: Text::Copy(a) }];
     Some(Group { decls: vec![d.node], off: vec![statement], swaps })
+}
+
+/// The one declaration `ds`, if it is of a kind that may be made global
+/// (grammar data `[globals]`), may go, and declares its name alone and
+/// without a value (a global's must be a constant).
+fn bare_local<'d>(tree: &Tree, decls: &'d [Decl], ds: &[usize]) -> Option<&'d Decl> {
+    let [d] = ds else { return None };
+    let d = &decls[*d];
+    let kind = tree.node(d.node).kind;
+    if tree.info().global(kind) != Global::Declaration || !shortens(tree, d.node) {
+        return None;
+    }
+    place_and_value(tree, d)?.1.is_none().then_some(d)
+}
+
+/// The siblings after `id`, in order (none for the root).
+fn siblings_after(tree: &Tree, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    let parent = tree.node(id).parent;
+    let siblings = (parent != FILE).then(|| tree.children(NodeId(parent)));
+    siblings.into_iter().flatten().skip_while(move |&c| c != id).skip(1)
 }
 
 /// The outermost node around `id` below its file's root (the function

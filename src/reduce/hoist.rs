@@ -422,7 +422,9 @@ fn hoist_key(tree: &Tree, hoist: Hoist, renamed: &HashMap<Box<[u8]>, Box<[u8]>>)
     h.update(&last.kind.to_le_bytes());
     let start = hoist.to.head.map_or(n.start, |head| tree.node(head).end);
     h.update(&[u8::from(hoist.to.head.is_some())]);
-    for id in hoist.node.0 + 1..n.subtree_end {
+    // the nodes before the run and after it: the run's own are kept
+    let outside = (hoist.node.0 + 1..hoist.to.first.0).chain(last.subtree_end..n.subtree_end);
+    for id in outside {
         let t = tree.node(NodeId(id));
         let before = start <= t.start && t.end <= first.start;
         let after = last.end <= t.start && t.end <= n.end;

@@ -174,7 +174,7 @@ fn tokens(tree: &Tree, rules: &Rules) -> Vec<Token> {
             || nodes[parent as usize].parent == NO_PARENT
             || holds_items[parent as usize]
     };
-    let with_next = &tree.info().with_next_token;
+    let info = tree.info();
     let mut out: Vec<Token> = Vec::new();
     for (i, n) in nodes.iter().enumerate() {
         let leaf = n.subtree_end == i as u32 + 1;
@@ -196,7 +196,7 @@ fn tokens(tree: &Tree, rules: &Rules) -> Vec<Token> {
             }
             // an item that goes with the token after it (`public` and its
             // `:`) ends at that token
-            ends_item &= !with_next.get(nodes[at as usize].kind as usize).copied().unwrap_or(false);
+            ends_item &= !info.goes_with_next_token(nodes[at as usize].kind);
             let extra = n.flags & flags::EXTRA != 0;
             out.push(Token { start: n.start as usize, end: n.end as usize, extra, ends_item });
         }

@@ -215,6 +215,20 @@ pub struct TreeInfo {
     pub globals: Vec<Global>,
 }
 
+impl TreeInfo {
+    /// Whether nodes of `kind` go with the token right after them
+    /// (grammar data `with_next_token`).
+    pub fn goes_with_next_token(&self, kind: u16) -> bool {
+        self.with_next_token.get(kind as usize).copied().unwrap_or(false)
+    }
+
+    /// The part of `kind` in making a local variable global (grammar data
+    /// `[globals]`).
+    pub fn global(&self, kind: u16) -> Global {
+        self.globals.get(kind as usize).copied().unwrap_or_default()
+    }
+}
+
 impl Default for TreeInfo {
     fn default() -> Self {
         TreeInfo {
