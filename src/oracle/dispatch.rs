@@ -22,8 +22,10 @@
 //! does go against the guess, the stream hands the same candidates out
 //! again and they are matched like a left-behind test, so the branch
 //! starts with its tests done or running rather than a latency late; a
-//! confirmed guess cancels them. This only decides what runs early:
-//! outcomes still reach the search in order.
+//! confirmed guess cancels them. A probe's other branch is what follows
+//! its failure: a failed block's halves, a failed hoist's next target,
+//! which its search tries in the same round. This only decides what runs
+//! early: outcomes still reach the search in order.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::mpsc;
@@ -431,14 +433,15 @@ impl Dispatch {
     }
 
     /// The pending candidate whose other branch's next candidate is the
-    /// likeliest to be needed, of those that change what follows and are
-    /// not answered; and the chance of the runner-up (or the floor).
+    /// likeliest to be needed, of those not answered (a probe's other
+    /// branch is a failed block's halves); and the chance of the
+    /// runner-up (or the floor).
     fn likeliest_branch(&self) -> Option<(usize, f64, f64)> {
         let floor = MIN_CHANCE;
         let mut before = 1.0;
         let (mut best, mut rival): (Option<(usize, f64)>, f64) = (None, floor);
         for (&i, p) in &self.pending {
-            if !p.commit || self.answers.contains_key(&i) {
+            if self.answers.contains_key(&i) {
                 continue;
             }
             let reserve = self.reserves.get(&i);
@@ -453,7 +456,11 @@ impl Dispatch {
                     }
                 }
             }
-            before *= p.sure;
+            // a probe changes nothing the chain's candidates depend on:
+            // only whether a failed block's halves come first
+            if p.commit {
+                before *= p.sure;
+            }
         }
         best.map(|(i, chance)| (i, chance, rival))
     }
@@ -510,6 +517,12 @@ impl Dispatch {
             };
             if c.context.step == Step::Merge {
                 // it waits for probes not answered yet (see `feed_jobs`)
+                reserve.ended = true;
+                break Ok(());
+            }
+            if self.pending.values().any(|p| p.mask == c.mask) {
+                // the branch is back on the chain (after a failed probe's
+                // halves, the round's next blocks): those run already
                 reserve.ended = true;
                 break Ok(());
             }
@@ -801,6 +814,9 @@ mod tests {
         /// How sure every guess is (0.5 to 1): a candidate is guessed to
         /// turn out as its search expects with this chance.
         sure: f64,
+        /// If set, the chance that a probe passes, whatever its search
+        /// expects.
+        probes_pass: Option<f64>,
     }
 
     impl<'s> Fake<'s> {
@@ -817,6 +833,7 @@ mod tests {
                 other_branch_used: 0,
                 stop_after: None,
                 sure: 1.0,
+                probes_pass: None,
             }
         }
 
@@ -857,7 +874,10 @@ mod tests {
             None
         }
 
-        fn chance(&self, _context: Context, expect: bool) -> f64 {
+        fn chance(&self, context: Context, expect: bool) -> f64 {
+            if let (Step::Probe { .. }, Some(pass)) = (context.step, self.probes_pass) {
+                return pass;
+            }
             if expect {
                 self.sure
             } else {
@@ -1081,6 +1101,35 @@ mod tests {
             // a monotone test: merges never fail, so nothing is cancelled
             assert_eq!(fake.cancelled, 0, "-j {jobs}: probes were cancelled");
             assert_eq!(fake.settled.len(), plain.calls + plain.cache_hits, "-j {jobs}");
+        }
+    }
+
+    #[test]
+    fn a_block_guessed_to_pass_has_its_halves_run_beside_it() {
+        // probes are guessed to pass (with a chance of 0.7), so a failed
+        // block's halves are the other branch of its guess: free workers
+        // run them while the block's test runs, and they are used when it
+        // fails
+        let script = |p: &[NodeId]| {
+            let outcome = if needs(p) { Outcome::Interesting } else { Outcome::Exit(1) };
+            (outcome, ms(2))
+        };
+        let tree = flat(32);
+        let units = Units::new(&tree);
+        let items: Vec<NodeId> = (1..=32).map(NodeId).collect();
+        let reduce = |oracle: &mut dyn Oracle| {
+            let mut mask = Mask::new(tree.len());
+            run(Batch::ddmin(items.clone(), 4, false), &units, &mut mask, oracle)
+                .expect("finished");
+            mask
+        };
+        let mut plain = FnOracle::new(&units, |p: &[NodeId]| script(p).0.is_interesting());
+        let sequential = reduce(&mut plain);
+        for jobs in [8, 16] {
+            let mut fake = Fake::new(&units, &script, jobs);
+            fake.probes_pass = Some(0.7);
+            assert_eq!(reduce(&mut fake), sequential, "-j {jobs}");
+            assert!(fake.other_branch_used > 0, "-j {jobs}: no halves ran beside their block");
         }
     }
 }
