@@ -114,9 +114,13 @@ impl Search for Hoisting {
 /// that passed alone are then made together, outermost node first, as one
 /// candidate (the merge), leaving out a hoist whose node or target an
 /// earlier one dropped. If the merge is not interesting, they are made one
-/// at a time in that order (the fold), each kept if still interesting; a
-/// node whose hoist failed is offered its next target in the next
-/// round; a node is done once hoisted or out of targets. A round of one
+/// at a time in that order (the fold), each kept if still interesting. A
+/// node whose hoist failed alone is offered its next target right after,
+/// in the same round and against the same mask (so with `-j N` a node's
+/// targets are in flight together, as far as the guesses go; in the next
+/// round, after the merge, each target cost a test latency more); one
+/// whose hoist failed in the fold, in the next round. A node is done once
+/// hoisted or out of targets. A round of one
 /// hoist is that hoist itself, committed when interesting, as
 /// [`Hoisting`] would: nothing to merge, and what follows may be guessed
 /// on it.
@@ -143,6 +147,9 @@ pub struct HoistBatch {
     next: usize,
     /// The hoists of the round (by position in `round`) that passed alone.
     passed: Vec<usize>,
+    /// A node whose hoist failed in this round, to be offered its next
+    /// target in the same round (right after, against the same mask).
+    again: Option<usize>,
     stage: Stage,
     /// The hoists tried that were not interesting.
     failed: Vec<Hoist>,
@@ -161,6 +168,7 @@ impl Default for HoistBatch {
             round: Vec::new(),
             next: 0,
             passed: Vec::new(),
+            again: None,
             stage: Stage::Probing,
             failed: Vec::new(),
         }
@@ -203,21 +211,33 @@ impl HoistBatch {
                 .is_none_or(|l| units.level_of(node) == Some(l) && targets.len() <= EARLY_TARGETS)
                 && units.is_present(node, mask)
                 && !mask.hoists().iter().any(|h| h.node == node);
-            let mut t = self.next_target[i];
-            while open && t < targets.len() {
-                let hoist = Hoist { node, to: targets[t] };
-                if applies(units, mask, hoist) && !self.skip.contains(&hoist) {
-                    self.round.push((i, hoist));
-                    break;
-                }
-                t += 1;
+            if let Some(hoist) = open.then(|| self.next_hoist(units, mask, i)).flatten() {
+                self.round.push((i, hoist));
+            } else {
+                self.next_target[i] = DONE;
             }
-            self.next_target[i] = if open && t < targets.len() { t } else { DONE };
         }
         self.fresh = false;
         self.next = 0;
         self.passed.clear();
         self.stage = Stage::Probing;
+    }
+
+    /// Node `i`'s hoist to its next target from `next_target[i]` on that
+    /// can be made under `mask` and is not to be skipped, if any (and
+    /// `next_target[i]` set to it).
+    fn next_hoist(&mut self, units: &Units, mask: &Mask, i: usize) -> Option<Hoist> {
+        let (node, targets) = offered(units, i, self.level).expect("a hoistable node");
+        let mut t = self.next_target[i];
+        while t < targets.len() {
+            let hoist = Hoist { node, to: targets[t] };
+            if applies(units, mask, hoist) && !self.skip.contains(&hoist) {
+                self.next_target[i] = t;
+                return Some(hoist);
+            }
+            t += 1;
+        }
+        None
     }
 
     /// The hoists that passed, made one after the other from `mask`,
@@ -273,6 +293,17 @@ impl Search for HoistBatch {
                 Stage::Probing if self.round.len() == 1 => {
                     return Some(Proposal::Hoist(self.round[0].1));
                 }
+                Stage::Probing if self.again.is_some() => {
+                    // a failed hoist's node, offered its next target in
+                    // this round, against the same mask: a round's probes
+                    // are in flight at once, the next round's only after
+                    // its merge
+                    let i = self.again.take().expect("checked");
+                    match self.next_hoist(units, mask, i) {
+                        Some(hoist) => self.round.insert(self.next, (i, hoist)),
+                        None => self.next_target[i] = DONE,
+                    }
+                }
                 Stage::Probing if self.next < self.round.len() => {
                     return Some(Proposal::ProbeHoists(vec![self.round[self.next].1]));
                 }
@@ -321,6 +352,7 @@ impl Search for HoistBatch {
                     self.passed.push(self.next);
                 } else {
                     self.fail(&[self.next]);
+                    self.again = Some(self.round[self.next].0);
                 }
                 self.next += 1;
             }
@@ -562,6 +594,47 @@ mod tests {
         // two probes, the merge, h2 to y2; in the fold, h1 to x1 is the
         // first probe again and h2 to x2 after it the merge, both cached
         assert_eq!(calls, 4);
+    }
+
+    /// "root(h1(x1, yy1), h2(x2, yy2))" as above, interesting while both
+    /// `y`s are left: each h to its x fails, and its node is offered its
+    /// y right after, in the same round, before the next node's hoist.
+    #[test]
+    fn a_failed_hoist_offers_its_node_the_next_target_in_the_same_round() {
+        let src = b"((x)(yy))((x)(yy))";
+        let mut b = TreeBuilder::new(Arc::from(&src[..]));
+        b.open(1, flags::NAMED, 0, src.len());
+        for h in [0, 9] {
+            for (start, end) in [(h, h + 9), (h + 1, h + 4), (h + 4, h + 8)] {
+                let id = b.open(1, flags::NAMED, start, end);
+                let n = b.node_mut(id);
+                (n.member, n.slot, n.action) = (1, 1, Action::Delete);
+                if start != h {
+                    b.close();
+                }
+            }
+            b.close();
+        }
+        b.close();
+        let tree = b.finish(hoisting_info());
+        // ids in preorder: 0 root, 1 h1, 2 x1, 3 y1, 4 h2, 5 x2, 6 y2
+        let mut tried = Vec::new();
+        let pred = |p: &[NodeId]| {
+            // which x each candidate has lost
+            tried.push([2, 5].map(|x| !p.contains(&NodeId(x))));
+            p.contains(&NodeId(3)) && p.contains(&NodeId(6))
+        };
+        let (batch, calls) = hoist_with(&tree, HoistBatch::default(), pred);
+        let hoisted: Vec<(u32, u32)> =
+            batch.hoists().iter().map(|h| (h.node.0, h.to.first.0)).collect();
+        assert_eq!(hoisted, [(1, 3), (4, 6)]);
+        // h1 to x1, h1 to y1 (x1 gone), h2 to x2, h2 to y2 (x2 gone),
+        // then the merge (both gone)
+        assert_eq!(calls, 5);
+        assert_eq!(
+            tried,
+            [[false, false], [true, false], [false, false], [false, true], [true, true]]
+        );
     }
 
     /// The key of the first hoist of node `node` (by its text) of `text`
