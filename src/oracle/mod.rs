@@ -93,6 +93,9 @@ pub struct Answer {
     /// text).
     pub how: &'static str,
     pub interesting: bool,
+    /// What it was guessed to turn out when it was handed out (for `-j`);
+    /// none for an answer the search did not use.
+    pub guess: Option<bool>,
     /// Whether the search used the answer (false: speculation on a guess
     /// that went the other way).
     pub used: bool,
@@ -215,9 +218,10 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    /// Hands `eval` to the sink, if it traces (`context`: the step that
-    /// proposed it, when the search used it).
-    fn trace(&mut self, eval: &Eval, context: Option<Context>, used: bool) {
+    /// Hands `eval` to the sink, if it traces (`settled`: the step that
+    /// proposed it and the guess it was handed out on, when the search
+    /// used it).
+    fn trace(&mut self, eval: &Eval, settled: Option<(Context, bool)>, used: bool) {
         if !self.sink.traces() {
             return;
         }
@@ -231,7 +235,8 @@ impl<'a> Evaluator<'a> {
         };
         let answer = Answer {
             phase: self.stats.phase_label(),
-            step: context.map(|c| format!("{:?}", c.step)),
+            step: settled.map(|(c, _)| format!("{:?}", c.step)),
+            guess: settled.map(|(_, guess)| guess),
             how,
             interesting: eval.interesting(),
             used,
@@ -388,7 +393,7 @@ impl Ledger for Evaluator<'_> {
             }
         };
         self.account(&eval, level);
-        self.trace(&eval, Some(context), true);
+        self.trace(&eval, Some((context, guess)), true);
         if eval.cancelled() {
             return None;
         }

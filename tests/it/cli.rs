@@ -174,7 +174,11 @@ fn trace_has_a_line_per_answer_that_adds_up_to_the_figures() {
     for l in &lines {
         assert!(l["phase"].as_str().is_some_and(|p| !p.is_empty()), "{l}");
         assert_eq!(l["used"] == true, l["step"].is_string(), "{l}");
+        assert_eq!(l["used"] == true, l["guess"].is_boolean(), "{l}");
     }
+    // the guesses that went wrong are the figure's
+    let wrong = lines.iter().filter(|l| l["guess"].is_boolean() && l["guess"] != l["interesting"]);
+    assert_eq!(wrong.count() as u64, figure("mispredicted"));
 }
 
 #[test]
