@@ -71,6 +71,9 @@ pub struct Batch {
     levels: Option<Order>,
     /// This round's blocks, sorted by position.
     round: Vec<Range<usize>>,
+    /// For each block of the round that is the second half of a failed
+    /// block, where its first half is in the round.
+    sibling: Vec<Option<usize>>,
     next: usize,
     /// Blocks of the round (by index in `round`) that passed, and failed.
     passed: Vec<usize>,
@@ -96,6 +99,7 @@ impl Batch {
             fixpoint,
             levels: None,
             round: Vec::new(),
+            sibling: Vec::new(),
             next: 0,
             passed: Vec::new(),
             failed: Vec::new(),
@@ -139,6 +143,7 @@ impl Batch {
             self.gone = vec![false; self.items.len()];
         }
         self.round = cut(0..self.items.len(), self.width.min(self.items.len()));
+        self.sibling = vec![None; self.round.len()];
     }
 
     /// The two halves of the round's block `i` (by the units still
@@ -167,6 +172,7 @@ impl Batch {
             self.changed = false;
         }
         round.sort_by_key(|r| r.start);
+        self.sibling = vec![None; round.len()];
         self.round = round;
         self.next = 0;
         self.passed.clear();
@@ -253,7 +259,10 @@ impl Search for Batch {
         match self.stage {
             Stage::Probing => {
                 let single = self.left(self.round[self.next].clone()).nth(1).is_none();
-                Step::Probe { single }
+                match self.sibling[self.next] {
+                    Some(first) if self.passed.contains(&first) => Step::LastHalf { single },
+                    _ => Step::Probe { single },
+                }
             }
             Stage::Fold { .. } => Step::Fold,
             Stage::Merging => Step::Merge,
@@ -271,6 +280,8 @@ impl Search for Batch {
                     // probed in this round, against the same mask: a level's
                     // whole descent is one round, and in flight at once
                     self.round.splice(self.next..self.next, halves);
+                    let first = Some(self.next);
+                    self.sibling.splice(self.next..self.next, [None, first]);
                 } else {
                     self.failed.push(i);
                 }
@@ -346,6 +357,48 @@ mod tests {
             let bound = 2 * k * ((n as f64).log2().ceil() as usize + 1) + 8;
             assert!(calls <= bound, "n {n} k {k}: {calls} tests > {bound}");
         }
+    }
+
+    /// The second half of a failed block whose first half passed is told
+    /// apart (its step is `LastHalf`), so that `-j` learns that it fails.
+    #[test]
+    fn the_second_half_after_a_first_half_that_passed_is_its_own_step() {
+        use crate::reduce::{Candidates, Oracle, Verdict};
+        struct Steps<'u> {
+            units: &'u Units,
+            steps: Vec<(Step, bool)>,
+        }
+        impl Oracle for Steps<'_> {
+            fn evaluate(&mut self, candidates: &mut dyn Candidates) -> Verdict {
+                while let Some(c) = candidates.next() {
+                    // interesting while unit 7 (id 8) is there
+                    let interesting = self.units.present_bfs(&c.mask).contains(&NodeId(8));
+                    self.steps.push((c.context.step, interesting));
+                    candidates.settle(c.index, interesting);
+                }
+                Verdict::Finished
+            }
+        }
+        let tree = flat(8);
+        let units = Units::new(&tree);
+        let mut oracle = Steps { units: &units, steps: Vec::new() };
+        let mut mask = Mask::new(tree.len());
+        run(Batch::ddmin(all(8), 1, false), &units, &mut mask, &mut oracle).expect("finished");
+        let probe = |single| Step::Probe { single };
+        let last = |single| Step::LastHalf { single };
+        assert_eq!(
+            oracle.steps,
+            [
+                (probe(false), false), // all 8
+                (probe(false), true),  // 1 to 4
+                (last(false), false),  // 5 to 8
+                (probe(false), true),  // 5 and 6
+                (last(false), false),  // 7 and 8
+                (probe(true), true),   // 7
+                (last(true), false),   // 8
+                (Step::Merge, true),
+            ]
+        );
     }
 
     /// Interfering blocks (each redundant with the other): the merge fails,
