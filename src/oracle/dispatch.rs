@@ -23,9 +23,8 @@
 //! again and they are matched like a left-behind test, so the branch
 //! starts with its tests done or running rather than a latency late; a
 //! confirmed guess cancels them. A probe's other branch is what follows
-//! its failure: a failed block's halves, a failed hoist's next target,
-//! which its search tries in the same round. This only decides what runs
-//! early: outcomes still reach the search in order.
+//! its failure in the same round: a failed hoist's next target. This only
+//! decides what runs early: outcomes still reach the search in order.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::mpsc;
@@ -434,7 +433,7 @@ impl Dispatch {
 
     /// The pending candidate whose other branch's next candidate is the
     /// likeliest to be needed, of those not answered (a probe's other
-    /// branch is a failed block's halves); and the chance of the
+    /// branch is a failed hoist's next target); and the chance of the
     /// runner-up (or the floor).
     fn likeliest_branch(&self) -> Option<(usize, f64, f64)> {
         let floor = MIN_CHANCE;
@@ -457,7 +456,7 @@ impl Dispatch {
                 }
             }
             // a probe changes nothing the chain's candidates depend on:
-            // only whether a failed block's halves come first
+            // only whether a failed hoist's next target comes first
             if p.commit {
                 before *= p.sure;
             }
@@ -521,8 +520,8 @@ impl Dispatch {
                 break Ok(());
             }
             if self.pending.values().any(|p| p.mask == c.mask) {
-                // the branch is back on the chain (after a failed probe's
-                // halves, the round's next blocks): those run already
+                // the branch is back on the chain (after a failed hoist's
+                // next target, the round's next hoists): those run already
                 reserve.ended = true;
                 break Ok(());
             }
@@ -788,7 +787,7 @@ mod tests {
 
     use super::*;
     use crate::reduce::testing::{flat, FnOracle};
-    use crate::reduce::{run, Batch, Ddmin, Hdd, OneMinimal, Oracle, Order, Units};
+    use crate::reduce::{run, Batch, Ddmin, Hdd, HoistBatch, OneMinimal, Oracle, Order, Units};
     use crate::syntax::{Mask, NodeId};
 
     /// The scripted test: outcome and latency for the present units.
@@ -814,8 +813,8 @@ mod tests {
         /// How sure every guess is (0.5 to 1): a candidate is guessed to
         /// turn out as its search expects with this chance.
         sure: f64,
-        /// If set, the chance that a probe passes, whatever its search
-        /// expects.
+        /// If set, the chance that a probe (of a block or a hoist) passes,
+        /// whatever its search expects.
         probes_pass: Option<f64>,
     }
 
@@ -875,7 +874,8 @@ mod tests {
         }
 
         fn chance(&self, context: Context, expect: bool) -> f64 {
-            if let (Step::Probe { .. }, Some(pass)) = (context.step, self.probes_pass) {
+            if let (Step::Probe { .. } | Step::Hoist, Some(pass)) = (context.step, self.probes_pass)
+            {
                 return pass;
             }
             if expect {
@@ -1105,31 +1105,34 @@ mod tests {
     }
 
     #[test]
-    fn a_block_guessed_to_pass_has_its_halves_run_beside_it() {
-        // probes are guessed to pass (with a chance of 0.7), so a failed
-        // block's halves are the other branch of its guess: free workers
-        // run them while the block's test runs, and they are used when it
-        // fails
-        let script = |p: &[NodeId]| {
-            let outcome = if needs(p) { Outcome::Interesting } else { Outcome::Exit(1) };
-            (outcome, ms(2))
-        };
-        let tree = flat(32);
-        let units = Units::new(&tree);
-        let items: Vec<NodeId> = (1..=32).map(NodeId).collect();
-        let reduce = |oracle: &mut dyn Oracle| {
-            let mut mask = Mask::new(tree.len());
-            run(Batch::ddmin(items.clone(), 4, false), &units, &mut mask, oracle)
-                .expect("finished");
-            mask
-        };
-        let mut plain = FnOracle::new(&units, |p: &[NodeId]| script(p).0.is_interesting());
-        let sequential = reduce(&mut plain);
-        for jobs in [8, 16] {
-            let mut fake = Fake::new(&units, &script, jobs);
+    fn a_hoist_guessed_to_pass_has_its_next_target_run_beside_it() {
+        // hoists are guessed to pass (with a chance of 0.7), so a failed
+        // hoist's next target, which its round offers right after it, is
+        // the other branch of its guess: free workers run it while the
+        // hoist's test runs, and it is used when the hoist fails
+        let mut rng = crate::reduce::testing::Rng::new(3);
+        let mut used = 0;
+        for _ in 0..20 {
+            let tree = crate::reduce::testing::random_hoist_tree(&mut rng, 40);
+            let units = Units::new(&tree);
+            let all = units.present_bfs(&Mask::new(tree.len()));
+            let need: Vec<NodeId> = all.iter().copied().filter(|_| rng.chance(0.15)).collect();
+            let script = |p: &[NodeId]| {
+                let pass = need.iter().all(|n| p.contains(n));
+                (if pass { Outcome::Interesting } else { Outcome::Exit(1) }, ms(2))
+            };
+            let reduce = |oracle: &mut dyn Oracle| {
+                let mut mask = Mask::new(tree.len());
+                run(HoistBatch::default(), &units, &mut mask, oracle).expect("finished");
+                mask
+            };
+            let mut plain = FnOracle::new(&units, |p: &[NodeId]| script(p).0.is_interesting());
+            let sequential = reduce(&mut plain);
+            let mut fake = Fake::new(&units, &script, 16);
             fake.probes_pass = Some(0.7);
-            assert_eq!(reduce(&mut fake), sequential, "-j {jobs}");
-            assert!(fake.other_branch_used > 0, "-j {jobs}: no halves ran beside their block");
+            assert_eq!(reduce(&mut fake), sequential);
+            used += fake.other_branch_used;
         }
+        assert!(used > 0, "no next target ran beside its hoist");
     }
 }

@@ -18,16 +18,17 @@
 //! took two or three latencies per interference: see BENCHMARKS.md, "Many
 //! workers".)
 //!
-//! A block that failed is halved ([`Batch::ddmin`], down to single units),
-//! and its halves are probed in the same round, right after it and against
-//! the same mask: a level's whole descent is one round, in flight at once
-//! as far as the guesses of which blocks fail go right (halving for the
-//! next round instead, after the merge, made each depth of the descent a
-//! round of its own and cost as many more test latencies). In the
+//! A block that failed is halved for the next round ([`Batch::ddmin`],
+//! down to single units), whose probes are against the mask after the
+//! merge: a unit that failed only because a block that passed still used
+//! it (a type, a declaration) can go then. (Probing the halves in the same
+//! round as their block, against the same mask, saved a test latency per
+//! depth of the descent but kept every such unit: c/bzip2-conversion took
+//! 1262 tests instead of 561; see BENCHMARKS.md, "Many workers".) In the
 //! 1-minimality phase ([`Batch::one_minimal`]) a failed unit is dropped:
-//! each is tried once. On `n` units of which `k` are essential, the
-//! descent tests at most `2k` blocks at each of about `log2(n / width)`
-//! depths: Lithium's `O(k log n)`.
+//! each is tried once. On `n` units of which `k` are essential, ddmin's
+//! rounds test at most `2k` blocks each, over about `log2(n / width)`
+//! rounds: Lithium's `O(k log n)`.
 //!
 //! The outcomes, and so the result, depend on neither timing nor `-j`. They
 //! differ from the one-at-a-time searches' ([`Adaptive`](super::ddmin)
@@ -71,9 +72,6 @@ pub struct Batch {
     levels: Option<Order>,
     /// This round's blocks, sorted by position.
     round: Vec<Range<usize>>,
-    /// For each block of the round that is the second half of a failed
-    /// block, where its first half is in the round.
-    sibling: Vec<Option<usize>>,
     next: usize,
     /// Blocks of the round (by index in `round`) that passed, and failed.
     passed: Vec<usize>,
@@ -86,7 +84,7 @@ pub struct Batch {
 
 impl Batch {
     /// ddmin over `items`: a first round of `width` blocks (at most one per
-    /// unit), each failed block halved in the same round, down to single
+    /// unit), each failed block halved for the next round, down to single
     /// units. With `fixpoint`, rounds of single units repeat while one
     /// commits something.
     pub fn ddmin(items: Vec<NodeId>, width: usize, fixpoint: bool) -> Batch {
@@ -99,7 +97,6 @@ impl Batch {
             fixpoint,
             levels: None,
             round: Vec::new(),
-            sibling: Vec::new(),
             next: 0,
             passed: Vec::new(),
             failed: Vec::new(),
@@ -143,7 +140,6 @@ impl Batch {
             self.gone = vec![false; self.items.len()];
         }
         self.round = cut(0..self.items.len(), self.width.min(self.items.len()));
-        self.sibling = vec![None; self.round.len()];
     }
 
     /// The two halves of the round's block `i` (by the units still
@@ -172,7 +168,6 @@ impl Batch {
             self.changed = false;
         }
         round.sort_by_key(|r| r.start);
-        self.sibling = vec![None; round.len()];
         self.round = round;
         self.next = 0;
         self.passed.clear();
@@ -259,10 +254,7 @@ impl Search for Batch {
         match self.stage {
             Stage::Probing => {
                 let single = self.left(self.round[self.next].clone()).nth(1).is_none();
-                match self.sibling[self.next] {
-                    Some(first) if self.passed.contains(&first) => Step::LastHalf { single },
-                    _ => Step::Probe { single },
-                }
+                Step::Probe { single }
             }
             Stage::Fold { .. } => Step::Fold,
             Stage::Merging => Step::Merge,
@@ -274,17 +266,8 @@ impl Search for Batch {
             Stage::Probing => {
                 let i = self.next;
                 self.next += 1;
-                if interesting {
-                    self.passed.push(i);
-                } else if let Some(halves) = self.halves(i) {
-                    // probed in this round, against the same mask: a level's
-                    // whole descent is one round, and in flight at once
-                    self.round.splice(self.next..self.next, halves);
-                    let first = Some(self.next);
-                    self.sibling.splice(self.next..self.next, [None, first]);
-                } else {
-                    self.failed.push(i);
-                }
+                let list = if interesting { &mut self.passed } else { &mut self.failed };
+                list.push(i);
             }
             Stage::Merging if interesting || self.passed.len() == 1 => {
                 let passed = std::mem::take(&mut self.passed);
@@ -357,48 +340,6 @@ mod tests {
             let bound = 2 * k * ((n as f64).log2().ceil() as usize + 1) + 8;
             assert!(calls <= bound, "n {n} k {k}: {calls} tests > {bound}");
         }
-    }
-
-    /// The second half of a failed block whose first half passed is told
-    /// apart (its step is `LastHalf`), so that `-j` learns that it fails.
-    #[test]
-    fn the_second_half_after_a_first_half_that_passed_is_its_own_step() {
-        use crate::reduce::{Candidates, Oracle, Verdict};
-        struct Steps<'u> {
-            units: &'u Units,
-            steps: Vec<(Step, bool)>,
-        }
-        impl Oracle for Steps<'_> {
-            fn evaluate(&mut self, candidates: &mut dyn Candidates) -> Verdict {
-                while let Some(c) = candidates.next() {
-                    // interesting while unit 7 (id 8) is there
-                    let interesting = self.units.present_bfs(&c.mask).contains(&NodeId(8));
-                    self.steps.push((c.context.step, interesting));
-                    candidates.settle(c.index, interesting);
-                }
-                Verdict::Finished
-            }
-        }
-        let tree = flat(8);
-        let units = Units::new(&tree);
-        let mut oracle = Steps { units: &units, steps: Vec::new() };
-        let mut mask = Mask::new(tree.len());
-        run(Batch::ddmin(all(8), 1, false), &units, &mut mask, &mut oracle).expect("finished");
-        let probe = |single| Step::Probe { single };
-        let last = |single| Step::LastHalf { single };
-        assert_eq!(
-            oracle.steps,
-            [
-                (probe(false), false), // all 8
-                (probe(false), true),  // 1 to 4
-                (last(false), false),  // 5 to 8
-                (probe(false), true),  // 5 and 6
-                (last(false), false),  // 7 and 8
-                (probe(true), true),   // 7
-                (last(true), false),   // 8
-                (Step::Merge, true),
-            ]
-        );
     }
 
     /// Interfering blocks (each redundant with the other): the merge fails,

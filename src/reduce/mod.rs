@@ -160,11 +160,6 @@ pub enum Step {
     /// A batch probing a block of more units, or a single one, against
     /// the mask its whole round shares.
     Probe { single: bool },
-    /// A batch probing the second half of a failed block whose first half
-    /// passed: where the test is monotone, what failed is in it, so it
-    /// fails too (learnt apart from other probes, so that with `-j` its
-    /// own halves are in flight with it).
-    LastHalf { single: bool },
     /// A batch committing the changes of its round that passed alone.
     Merge,
     /// A batch whose merge failed adding the changes that passed alone one
