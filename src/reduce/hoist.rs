@@ -560,12 +560,9 @@ mod tests {
     }
 
     /// "root(h1(x1, yy1), h2(x2, yy2))", every node hoistable, each h by
-    /// its x (the smaller) first. Interesting while a `y` is left: each h
-    /// may go to its x alone but not both. The merge fails; in the fold the
-    /// first is kept and the second fails after it, so it is offered its y
-    /// in the next round.
-    #[test]
-    fn interfering_hoists_keep_the_first_and_offer_the_rest_their_next_target() {
+    /// its x (the smaller) first; ids in preorder: 0 root, 1 h1, 2 x1,
+    /// 3 y1, 4 h2, 5 x2, 6 y2.
+    fn two_pairs() -> Tree {
         let src = b"((x)(yy))((x)(yy))";
         let mut b = TreeBuilder::new(Arc::from(&src[..]));
         b.open(1, flags::NAMED, 0, src.len());
@@ -581,9 +578,17 @@ mod tests {
             b.close();
         }
         b.close();
-        let tree = b.finish(hoisting_info());
+        b.finish(hoisting_info())
+    }
+
+    /// [`two_pairs`]. Interesting while a `y` is left: each h
+    /// may go to its x alone but not both. The merge fails; in the fold the
+    /// first is kept and the second fails after it, so it is offered its y
+    /// in the next round.
+    #[test]
+    fn interfering_hoists_keep_the_first_and_offer_the_rest_their_next_target() {
+        let tree = two_pairs();
         let units = Units::new(&tree);
-        // ids in preorder: 0 root, 1 h1, 2 x1, 3 y1, 4 h2, 5 x2, 6 y2
         let pred = |p: &[NodeId]| p.contains(&NodeId(3)) || p.contains(&NodeId(6));
         let (batch, calls) = hoist_with(&tree, HoistBatch::default(), pred);
         let (one, _) = hoist_with(&tree, Hoisting::new(), pred);
@@ -596,28 +601,11 @@ mod tests {
         assert_eq!(calls, 4);
     }
 
-    /// "root(h1(x1, yy1), h2(x2, yy2))" as above, interesting while both
-    /// `y`s are left: each h to its x fails, and its node is offered its
+    /// [`two_pairs`], interesting while both `y`s are left: each h to its x fails, and its node is offered its
     /// y right after, in the same round, before the next node's hoist.
     #[test]
     fn a_failed_hoist_offers_its_node_the_next_target_in_the_same_round() {
-        let src = b"((x)(yy))((x)(yy))";
-        let mut b = TreeBuilder::new(Arc::from(&src[..]));
-        b.open(1, flags::NAMED, 0, src.len());
-        for h in [0, 9] {
-            for (start, end) in [(h, h + 9), (h + 1, h + 4), (h + 4, h + 8)] {
-                let id = b.open(1, flags::NAMED, start, end);
-                let n = b.node_mut(id);
-                (n.member, n.slot, n.action) = (1, 1, Action::Delete);
-                if start != h {
-                    b.close();
-                }
-            }
-            b.close();
-        }
-        b.close();
-        let tree = b.finish(hoisting_info());
-        // ids in preorder: 0 root, 1 h1, 2 x1, 3 y1, 4 h2, 5 x2, 6 y2
+        let tree = two_pairs();
         let mut tried = Vec::new();
         let pred = |p: &[NodeId]| {
             // which x each candidate has lost
