@@ -288,7 +288,7 @@ impl<'a> Checker<'a> {
     }
 
     /// The outcome of another worker's test of the same text (`key`), once
-    /// it ends; `Dropped` if `cancel` comes first. `None` when no
+    /// it ends; a cancelled answer if `cancel` comes first. `None` when no
     /// other worker tests it (or its test gave no outcome): this worker
     /// tests it, marked in `testing` meanwhile.
     fn same_text_tested<'c>(
