@@ -5,12 +5,13 @@
 //! 3. if its text was seen before, the cached outcome: no test;
 //! 4. if the syntax guard is on and it has more syntax errors than the input
 //!    had, it is not interesting: no test;
-//! 5. otherwise the user's test decides ([`Runner`]).
+//! 5. if another worker is testing the same text, its outcome: no test;
+//! 6. otherwise the user's test decides ([`Runner`]).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
@@ -32,6 +33,9 @@ pub(super) enum Eval {
     Guarded,
     /// The test ran.
     Tested(Outcome, Duration),
+    /// No longer needed before its test started (or while it waited for
+    /// another worker's test of the same text): no answer, and no test.
+    Dropped,
 }
 
 impl Eval {
@@ -39,14 +43,15 @@ impl Eval {
         match self {
             Eval::Same => true,
             Eval::Cached(b) => *b,
-            Eval::Guarded => false,
+            Eval::Guarded | Eval::Dropped => false,
             Eval::Tested(o, _) => o.is_interesting(),
         }
     }
 
-    /// Whether the test ran and was cut short (the answer is not known).
+    /// Whether it was cut short, so that the answer is not known (the
+    /// test was stopped, or never started).
     pub(super) fn cancelled(&self) -> bool {
-        matches!(self, Eval::Tested(Outcome::Cancelled, _))
+        matches!(self, Eval::Tested(Outcome::Cancelled, _) | Eval::Dropped)
     }
 }
 
@@ -122,6 +127,39 @@ enum Known {
     Guarded,
 }
 
+/// A text whose test is running, for the workers that get a candidate
+/// with the same text meanwhile (with `-j`, two candidates of different
+/// masks can read the same): they wait for its outcome rather than run
+/// the same test again.
+#[derive(Default)]
+struct Running {
+    /// `Some` once the test ended: its outcome, or `None` when it gave
+    /// none (cancelled, or it could not run), and a waiter runs it itself.
+    ended: Mutex<Option<Option<bool>>>,
+    wake: Condvar,
+}
+
+/// How often a worker waiting for another's test of the same text looks
+/// whether its own candidate was cancelled meanwhile.
+const WAIT_POLL: Duration = Duration::from_millis(20);
+
+/// Marks a text as being tested by one worker until dropped, when the
+/// waiting workers learn the outcome (`None` unless set).
+struct Testing<'c> {
+    running: &'c Mutex<HashMap<u128, Arc<Running>>>,
+    key: u128,
+    entry: Arc<Running>,
+    outcome: Option<bool>,
+}
+
+impl Drop for Testing<'_> {
+    fn drop(&mut self) {
+        self.running.lock().expect("running lock").remove(&self.key);
+        *self.entry.ended.lock().expect("ended lock") = Some(self.outcome);
+        self.entry.wake.notify_all();
+    }
+}
+
 /// Everything the workers share.
 pub(super) struct Checker<'a> {
     pub runner: &'a Runner,
@@ -135,6 +173,8 @@ pub(super) struct Checker<'a> {
     /// [`Checker::set_guarded`]).
     unguarded: AtomicBool,
     cache: Mutex<HashMap<u128, Known>>,
+    /// The texts being tested, by their hash.
+    running: Mutex<HashMap<u128, Arc<Running>>>,
     /// The current best, as workers pick it up for each candidate.
     pub best: Mutex<Best>,
     /// Nanoseconds spent unparsing and hashing, in the syntax guard, and
@@ -158,6 +198,7 @@ impl<'a> Checker<'a> {
             keep_parses: jobs == 1,
             unguarded: AtomicBool::new(false),
             cache: Mutex::new(HashMap::new()),
+            running: Mutex::new(HashMap::new()),
             best: Mutex::new(best),
             unparse_ns: AtomicU64::new(0),
             guard_ns: AtomicU64::new(0),
@@ -206,11 +247,14 @@ impl<'a> Checker<'a> {
             add_time(&self.guard_ns, started);
             rejected
         };
+        let mut testing = None;
         let eval = if let Some(b) = cached {
             Eval::Cached(b)
         } else if guarded() {
             self.cache.lock().expect("cache lock").insert(key, Known::Guarded);
             Eval::Guarded
+        } else if let Some(eval) = self.same_text_tested(key, &job.cancel, &mut testing) {
+            eval
         } else {
             // the test does not need the best: an older one is not kept
             // alive (text and parse) while it runs
@@ -227,8 +271,12 @@ impl<'a> Checker<'a> {
                     let setup = total.saturating_sub(report.elapsed);
                     self.setup_ns.fetch_add(setup.as_nanos() as u64, Ordering::Relaxed);
                     if report.outcome != Outcome::Cancelled {
-                        let known = Known::Tested(report.outcome.is_interesting());
+                        let interesting = report.outcome.is_interesting();
+                        let known = Known::Tested(interesting);
                         self.cache.lock().expect("cache lock").insert(key, known);
+                        if let Some(t) = testing.as_mut() {
+                            t.outcome = Some(interesting);
+                        }
                     }
                     Eval::Tested(report.outcome, report.elapsed)
                 }
@@ -237,6 +285,53 @@ impl<'a> Checker<'a> {
         };
         let found = eval.interesting().then_some(Found { base });
         (Ok(eval), found)
+    }
+
+    /// The outcome of another worker's test of the same text (`key`), once
+    /// it ends; `Dropped` if `cancel` comes first. `None` when no
+    /// other worker tests it (or its test gave no outcome): this worker
+    /// tests it, marked in `testing` meanwhile.
+    fn same_text_tested<'c>(
+        &'c self,
+        key: u128,
+        cancel: &Cancel,
+        testing: &mut Option<Testing<'c>>,
+    ) -> Option<Eval> {
+        loop {
+            let entry = {
+                let mut running = self.running.lock().expect("running lock");
+                match running.get(&key) {
+                    Some(entry) => entry.clone(),
+                    // it ended since this worker looked in the cache (a
+                    // test's outcome is cached before its mark goes)
+                    None if let Some(Known::Tested(interesting)) =
+                        self.cache.lock().expect("cache lock").get(&key).copied() =>
+                    {
+                        return Some(Eval::Cached(interesting));
+                    }
+                    None => {
+                        let entry = Arc::new(Running::default());
+                        running.insert(key, entry.clone());
+                        let running = &self.running;
+                        *testing = Some(Testing { running, key, entry, outcome: None });
+                        return None;
+                    }
+                }
+            };
+            let mut ended = entry.ended.lock().expect("ended lock");
+            loop {
+                match *ended {
+                    Some(Some(interesting)) => return Some(Eval::Cached(interesting)),
+                    // it gave no outcome: test it here (or wait for
+                    // whoever took it up first)
+                    Some(None) => break,
+                    None if cancel.is_set() => return Some(Eval::Dropped),
+                    None => {
+                        ended = entry.wake.wait_timeout(ended, WAIT_POLL).expect("ended lock").0;
+                    }
+                }
+            }
+        }
     }
 
     /// A worker: checks the jobs it receives (against the best as it is
@@ -254,7 +349,7 @@ impl<'a> Checker<'a> {
                 Err(_) => return,
             };
             let (eval, found) = if job.cancel.is_set() {
-                (Ok(Eval::Tested(Outcome::Cancelled, Duration::ZERO)), None)
+                (Ok(Eval::Dropped), None)
             } else {
                 // a large candidate is made, checked and written under a
                 // share of the budget, given back once the test has its

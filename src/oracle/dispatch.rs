@@ -772,7 +772,7 @@ impl Dispatch {
 /// failure does not).
 fn known(done: &Done) -> Option<bool> {
     match &done.eval {
-        Ok(Eval::Tested(Outcome::Cancelled, _)) | Err(_) => None,
+        Ok(Eval::Tested(Outcome::Cancelled, _) | Eval::Dropped) | Err(_) => None,
         Ok(eval) => Some(eval.interesting()),
     }
 }

@@ -229,6 +229,7 @@ impl<'a> Evaluator<'a> {
             Eval::Same => ("same", Duration::ZERO),
             Eval::Cached(_) => ("cache", Duration::ZERO),
             Eval::Guarded => ("guard", Duration::ZERO),
+            Eval::Dropped => ("dropped", Duration::ZERO),
             Eval::Tested(Outcome::Cancelled, t) => ("cancelled", *t),
             Eval::Tested(Outcome::Timeout, t) => ("timeout", *t),
             Eval::Tested(_, t) => ("test", *t),
@@ -255,6 +256,7 @@ impl<'a> Evaluator<'a> {
             Eval::Same => s.same_text += 1,
             Eval::Cached(_) => s.cache_hits += 1,
             Eval::Guarded => s.guard_skips += 1,
+            Eval::Dropped => {}
             Eval::Tested(Outcome::Cancelled, t) => {
                 s.cancelled += 1;
                 s.test_time += *t;

@@ -117,3 +117,44 @@ fn guessing_a_slow_test_will_pass_does_not_change_the_result() {
     // outlast every failure and are guessed again while they run
     assert!(guessed_again > 0, "no test was guessed to pass while it ran");
 }
+
+#[test]
+fn a_text_is_never_tested_twice_at_once() {
+    // twelve identical lines: a batch's blocks of three of them give the
+    // same text, probed at once; the second waits for the first's test
+    // rather than run it too. The test marks its text as running with a
+    // directory only one process can make.
+    let input = format!("{}keep\n", "x\n".repeat(12));
+    let reduce = |jobs: &str| {
+        let work = scratch();
+        let path = work.path().join("a.txt");
+        fs::write(&path, &input).expect("input");
+        let (locks, log) = (work.path().join("running"), work.path().join("overlaps"));
+        fs::create_dir(&locks).expect("mkdir");
+        let body = format!(
+            "d='{}'/$(cksum < \"$1\" | cut -d' ' -f1)\n\
+             mkdir \"$d\" 2>/dev/null || echo \"$d\" >> '{}'\n\
+             trap 'rmdir \"$d\"; exit 1' TERM INT\n\
+             sleep 0.3\n\
+             rmdir \"$d\"\n\
+             grep -q keep \"$1\"",
+            locks.display(),
+            log.display()
+        );
+        let test = script(&work.path().join("t.sh"), &body);
+        let out = run(hdd()
+            .arg("-t")
+            .arg(&test)
+            .arg(&path)
+            .args(["--lang", "text", "--batch", "4", "-o", "out.txt", "-j", jobs, "-q"])
+            .current_dir(work.path()));
+        assert!(out.status.success(), "-j{jobs}: {}", stderr(&out));
+        let overlaps = fs::read_to_string(&log).unwrap_or_default();
+        (fs::read_to_string(work.path().join("out.txt")).expect("result"), overlaps)
+    };
+    let (one, _) = reduce("1");
+    let (eight, overlaps) = reduce("8");
+    assert_eq!(one, eight);
+    assert_eq!(eight, "keep\n");
+    assert_eq!(overlaps, "", "texts tested twice at once");
+}
