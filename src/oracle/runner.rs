@@ -42,8 +42,15 @@ use super::scratch;
 use super::stop::{Cancel, Stop};
 use crate::syntax::forest;
 
+/// How long a launcher's test runs at least before it is cancelled: srun
+/// signalled in its first moments, before it handles signals, dies and
+/// leaves its step running (seen in about one run in five of the Slurm
+/// integration test, a `sleep 60` step still there after hdd exited).
+const LAUNCHER_SETTLE: Duration = Duration::from_millis(300);
+
 /// What to run, and how.
 #[derive(Debug, Clone)]
+
 pub struct Spec {
     /// The test, an absolute path.
     pub test: PathBuf,
@@ -443,6 +450,11 @@ impl Runner {
         let mut nap = Duration::from_micros(50);
         let outcome = loop {
             if self.stop.is_set() || cancel.is_some_and(Cancel::is_set) {
+                // a launcher signalled before it is set up dies without
+                // ending what it launched (srun: the step runs on)
+                if !self.spec.launcher.is_empty() && !self.stop.is_set() {
+                    std::thread::sleep(LAUNCHER_SETTLE.saturating_sub(started.elapsed()));
+                }
                 break Outcome::Cancelled;
             }
             if let Some(status) = child.try_wait().context("cannot wait for the test")? {

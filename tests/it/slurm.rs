@@ -67,6 +67,24 @@ impl Cluster {
             std::thread::sleep(Duration::from_millis(100));
         }
     }
+
+    /// No step is left `wait` after a run; else fails with the steps, and
+    /// with how long they took to go after that (a step that hdd left
+    /// running, as `sleep 60`, stays; one whose end was only slow to reach
+    /// the controller goes soon), to tell the two apart.
+    fn assert_no_steps_after(&self, wait: Duration, what: &str) {
+        let steps = self.steps_after(wait);
+        if steps.is_empty() {
+            return;
+        }
+        let more = Instant::now();
+        let gone = self.steps_after(Duration::from_secs(20)).is_empty();
+        let later = match gone {
+            true => format!("gone {:?} later", more.elapsed()),
+            false => "still there 20 s later".to_string(),
+        };
+        panic!("steps left after {what}: {steps:?} ({later})");
+    }
 }
 
 impl Drop for Cluster {
@@ -183,8 +201,7 @@ fn tests_run_as_slurm_steps_give_the_local_result_and_leave_nothing_behind() {
     let (want, got) = (fs::read(&local).expect("local"), fs::read(&remote).expect("remote"));
     assert_eq!(String::from_utf8_lossy(&got), String::from_utf8_lossy(&want));
     assert!(got.len() < 40, "{}", String::from_utf8_lossy(&got));
-    let steps = cluster.steps_after(Duration::from_secs(3));
-    assert!(steps.is_empty(), "steps left after the reduction: {steps:?}");
+    cluster.assert_no_steps_after(Duration::from_secs(3), "the reduction");
     assert_eq!(fs::read_dir(&work).expect("work").count(), 0, "the work dir is not empty");
 
     // 2. timed-out and cancelled steps: the test hangs unless "hay" is there
@@ -207,8 +224,7 @@ fn tests_run_as_slurm_steps_give_the_local_result_and_leave_nothing_behind() {
         .arg(&work));
     assert!(out.status.success(), "run with timeouts: {}", stderr(&out));
     assert!(fs::read_to_string(&pids).is_ok_and(|p| !p.is_empty()), "no test timed out");
-    let steps = cluster.steps_after(Duration::from_secs(3));
-    assert!(steps.is_empty(), "steps left after timeouts: {steps:?}");
+    cluster.assert_no_steps_after(Duration::from_secs(3), "timeouts");
     let left = alive_in(&pids);
     assert!(left.is_empty(), "test processes left after timeouts: {left:?}");
 
@@ -229,8 +245,7 @@ fn tests_run_as_slurm_steps_give_the_local_result_and_leave_nothing_behind() {
     });
     let status = interrupt(&mut child, Duration::from_secs(5));
     assert_eq!(status.code(), Some(130));
-    let steps = cluster.steps_after(Duration::from_secs(3));
-    assert!(steps.is_empty(), "steps left after Ctrl-C: {steps:?}");
+    cluster.assert_no_steps_after(Duration::from_secs(3), "Ctrl-C");
     let left = alive_in(&pids);
     assert!(left.is_empty(), "test processes left after Ctrl-C: {left:?}");
     assert_eq!(fs::read_dir(&work).expect("work").count(), 0, "the work dir is not empty");
