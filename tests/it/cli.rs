@@ -325,10 +325,14 @@ fn regression_the_check_by_hand_line_quotes_the_input_name() {
     let line = err.lines().find(|l| l.contains("check it by hand: ")).expect("the line");
     let command = line.split("check it by hand: ").nth(1).expect("the command");
     // pasted into a shell in a scratch directory, it runs the test (exit 7)
-    // and nothing else
+    // and nothing else (its mktemp directory in the scratch one too, so
+    // that no test run leaves one in /tmp)
     let paste = scratch();
-    let ran =
-        run(std::process::Command::new("sh").arg("-c").arg(command).current_dir(paste.path()));
+    let ran = run(std::process::Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .current_dir(paste.path())
+        .env("TMPDIR", paste.path()));
     assert!(String::from_utf8_lossy(&ran.stdout).contains("exit code 7"), "{command}");
     assert!(!paste.path().join("pwned").exists() && !dir.path().join("pwned").exists());
 }
