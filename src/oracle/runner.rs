@@ -50,7 +50,6 @@ const LAUNCHER_SETTLE: Duration = Duration::from_millis(300);
 
 /// What to run, and how.
 #[derive(Debug, Clone)]
-
 pub struct Spec {
     /// The test, an absolute path.
     pub test: PathBuf,

@@ -142,24 +142,18 @@ impl Batch {
         self.round = cut(0..self.items.len(), self.width.min(self.items.len()));
     }
 
-    /// The two halves of the round's block `i` (by the units still
-    /// there), if it is split and has two units or more.
-    fn halves(&self, i: usize) -> Option<[Range<usize>; 2]> {
-        let r = self.round[i].clone();
-        let left: Vec<usize> = self.left(r.clone()).collect();
-        if !self.split || left.len() < 2 {
-            return None;
-        }
-        let mid = left[left.len() / 2];
-        Some([r.start..mid, mid..r.end])
-    }
-
     /// Builds the next round from this one's failed blocks (halved, or
     /// dropped); false when there is nothing left to try.
     fn next_round(&mut self) -> bool {
         let mut round = Vec::new();
         for &i in &self.failed {
-            round.extend(self.halves(i).into_iter().flatten());
+            let r = self.round[i].clone();
+            let left: Vec<usize> = self.left(r.clone()).collect();
+            if self.split && left.len() > 1 {
+                let mid = left[left.len() / 2];
+                round.push(r.start..mid);
+                round.push(mid..r.end);
+            }
         }
         if round.is_empty() && self.fixpoint && self.changed {
             // something went since the units left were last tried alone:
@@ -264,10 +258,9 @@ impl Search for Batch {
     fn feedback(&mut self, interesting: bool) {
         match self.stage {
             Stage::Probing => {
-                let i = self.next;
-                self.next += 1;
                 let list = if interesting { &mut self.passed } else { &mut self.failed };
-                list.push(i);
+                list.push(self.next);
+                self.next += 1;
             }
             Stage::Merging if interesting || self.passed.len() == 1 => {
                 let passed = std::mem::take(&mut self.passed);

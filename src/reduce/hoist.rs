@@ -120,10 +120,9 @@ impl Search for Hoisting {
 /// targets are in flight together, as far as the guesses go; in the next
 /// round, after the merge, each target cost a test latency more); one
 /// whose hoist failed in the fold, in the next round. A node is done once
-/// hoisted or out of targets. A round of one
-/// hoist is that hoist itself, committed when interesting, as
-/// [`Hoisting`] would: nothing to merge, and what follows may be guessed
-/// on it.
+/// hoisted or out of targets. A round of one hoist is that hoist itself,
+/// committed when interesting, as [`Hoisting`] would: nothing to merge, and
+/// what follows may be guessed on it.
 ///
 /// The outcomes, and so the result, depend on neither timing nor `-j`. They
 /// may differ from [`Hoisting`]'s, which makes each hoist before trying

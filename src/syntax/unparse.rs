@@ -74,13 +74,14 @@ impl Unparser {
             }
             let start = start.max(pos);
             push(out, &src[pos..start], after_cut && tokens, operators);
-            let text: &[u8] = match cut.with {
-                With::Nothing => &[],
-                With::Replacement(r) => tree.replacement(r),
-                With::Original(s, e) | With::Line(s, e) => &src[s as usize..e as usize],
+            let (text, line): (&[u8], bool) = match cut.with {
+                With::Nothing => (&[], false),
+                With::Replacement(r) => (tree.replacement(r), false),
+                With::Original(s, e) => (&src[s as usize..e as usize], false),
+                With::Line(s, e) => (&src[s as usize..e as usize], true),
             };
             push(out, text, tokens, operators);
-            if matches!(cut.with, With::Line(..)) {
+            if line {
                 out.push(b'\n');
             }
             after_cut = true;
