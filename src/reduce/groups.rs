@@ -436,62 +436,9 @@ fn error_groups(tree: &Tree) -> Vec<Group> {
 /// names no declaration of the file resolves (see [`undeclared`]), and
 /// those of locals made global (see [`globals`]).
 fn binding_groups(tree: &Tree) -> (Vec<Group>, Vec<Group>, Vec<Group>) {
-    let bindings = &tree.info().bindings;
-    if bindings.is_empty() {
+    let Some(Resolved { decls, members, uses, calls, undeclared }) = resolved(tree) else {
         return (Vec::new(), Vec::new(), Vec::new());
-    }
-    let decls = declarations(tree);
-    // resolution: (name kind, text, scope) -> group; groups by that key, or
-    // by (function, position) for parameters
-    let mut by_key: HashMap<(u16, &[u8], u32), usize> = HashMap::new();
-    let mut by_param: HashMap<(u16, &[u8], usize), usize> = HashMap::new();
-    let mut members: Vec<Vec<usize>> = Vec::new();
-    for (d, decl) in decls.iter().enumerate() {
-        let key = (kind_of(tree, decl.name), tree.text(decl.name), decl.scope);
-        let g = match decl.param {
-            Some((f, i)) => {
-                let pkey = (kind_of(tree, f), tree.text(f), i);
-                *by_param.entry(pkey).or_insert_with(|| new_group(&mut members))
-            }
-            None => *by_key.entry(key).or_insert_with(|| new_group(&mut members)),
-        };
-        by_key.entry(key).or_insert(g);
-        members[g].push(d);
-    }
-    let names: HashSet<u16> = decls.iter().map(|d| kind_of(tree, d.name)).collect();
-    let declared: HashSet<NodeId> = decls.iter().map(|d| d.name).collect();
-    let mut uses: Vec<Vec<NodeId>> = vec![Vec::new(); members.len()];
-    let mut calls: HashMap<(u16, &[u8]), Vec<NodeId>> = HashMap::new();
-    // names the file uses but does not declare (a header's `size_t`), by
-    // name, in the order of their first use
-    let mut undeclared: Vec<Vec<NodeId>> = Vec::new();
-    let mut by_name: HashMap<(u16, &[u8]), usize> = HashMap::new();
-    for (i, n) in tree.nodes().iter().enumerate() {
-        let id = NodeId(i as u32);
-        if bindings.is_call(n.kind) {
-            if let Some(callee) = tree.children(id).find(|&c| tree.node(c).has(flags::NAMED)) {
-                let key = (kind_of(tree, callee), tree.text(callee));
-                calls.entry(key).or_default().push(id);
-            }
-        }
-        let kind = bindings.name_kind(n.kind);
-        if declared.contains(&id) {
-            continue;
-        }
-        let text = tree.text(id);
-        let resolved = match names.contains(&kind) {
-            true => resolve(tree, &by_key, kind, text, n.parent),
-            false => None,
-        };
-        match resolved {
-            Some(g) => uses[g].push(id),
-            None if grouped(tree, id) => {
-                let u = *by_name.entry((kind, text)).or_insert_with(|| new_group(&mut undeclared));
-                undeclared[u].push(id);
-            }
-            None => {}
-        }
-    }
+    };
     let file_names: HashSet<(u16, &[u8])> = decls
         .iter()
         .filter(|d| d.scope == FILE)
@@ -520,6 +467,95 @@ fn binding_groups(tree: &Tree) -> (Vec<Group>, Vec<Group>, Vec<Group>) {
         .map(|us| Group { decls: vec![us[0]], off: us, swaps: Vec::new() })
         .collect();
     (out, undeclared, globals)
+}
+
+/// The names of a tree resolved: its declarations, grouped by the name
+/// they declare, with the name tokens that use each group.
+struct Resolved<'t> {
+    decls: Vec<Decl>,
+    /// Per group: its declarations (indexes into `decls`).
+    members: Vec<Vec<usize>>,
+    /// Per group: the name tokens that resolve to it.
+    uses: Vec<Vec<NodeId>>,
+    /// The calls of each function name.
+    calls: HashMap<(u16, &'t [u8]), Vec<NodeId>>,
+    /// The uses of each name the file does not declare, in the order of
+    /// their first use.
+    undeclared: Vec<Vec<NodeId>>,
+}
+
+/// Resolves every name token of `tree` to its group of declarations (none
+/// for a language without names).
+fn resolved(tree: &Tree) -> Option<Resolved<'_>> {
+    let bindings = &tree.info().bindings;
+    if bindings.is_empty() {
+        return None;
+    }
+    let decls = declarations(tree);
+    // resolution: (name kind, text, scope) -> group; groups by that key, or
+    // by (function, position) for parameters
+    let mut by_key: HashMap<(u16, &[u8], u32), usize> = HashMap::new();
+    let mut by_param: HashMap<(u16, &[u8], usize), usize> = HashMap::new();
+    let mut members: Vec<Vec<usize>> = Vec::new();
+    for (d, decl) in decls.iter().enumerate() {
+        let key = (kind_of(tree, decl.name), tree.text(decl.name), decl.scope);
+        let g = match decl.param {
+            Some((f, i)) => {
+                let pkey = (kind_of(tree, f), tree.text(f), i);
+                *by_param.entry(pkey).or_insert_with(|| new_group(&mut members))
+            }
+            None => *by_key.entry(key).or_insert_with(|| new_group(&mut members)),
+        };
+        by_key.entry(key).or_insert(g);
+        members[g].push(d);
+    }
+    let names: HashSet<u16> = decls.iter().map(|d| kind_of(tree, d.name)).collect();
+    let declared: HashSet<NodeId> = decls.iter().map(|d| d.name).collect();
+    let mut uses: Vec<Vec<NodeId>> = vec![Vec::new(); members.len()];
+    let mut calls: HashMap<(u16, &[u8]), Vec<NodeId>> = HashMap::new();
+    let mut undeclared: Vec<Vec<NodeId>> = Vec::new();
+    let mut by_name: HashMap<(u16, &[u8]), usize> = HashMap::new();
+    for (i, n) in tree.nodes().iter().enumerate() {
+        let id = NodeId(i as u32);
+        if bindings.is_call(n.kind) {
+            if let Some(callee) = tree.children(id).find(|&c| tree.node(c).has(flags::NAMED)) {
+                let key = (kind_of(tree, callee), tree.text(callee));
+                calls.entry(key).or_default().push(id);
+            }
+        }
+        let kind = bindings.name_kind(n.kind);
+        if declared.contains(&id) {
+            continue;
+        }
+        let text = tree.text(id);
+        let resolved = match names.contains(&kind) {
+            true => resolve(tree, &by_key, kind, text, n.parent),
+            false => None,
+        };
+        match resolved {
+            Some(g) => uses[g].push(id),
+            None if grouped(tree, id) => {
+                let u = *by_name.entry((kind, text)).or_insert_with(|| new_group(&mut undeclared));
+                undeclared[u].push(id);
+            }
+            None => {}
+        }
+    }
+    Some(Resolved { decls, members, uses, calls, undeclared })
+}
+
+/// Each name token of `tree` that resolves to a declaration, with the
+/// node that declares it (for a batch's probes: what goes with a
+/// declaration, see [`Units::with_uses`](super::Units::with_uses)).
+pub fn name_uses(tree: &Tree) -> Vec<(NodeId, NodeId)> {
+    let Some(r) = resolved(tree) else { return Vec::new() };
+    let mut out = Vec::new();
+    for (ds, us) in r.members.iter().zip(&r.uses) {
+        for &d in ds {
+            out.extend(us.iter().map(|&u| (r.decls[d].node, u)));
+        }
+    }
+    out
 }
 
 /// The group of the declaration that a name token of `kind` and `text`,

@@ -14,6 +14,8 @@
 //! its first target to its last (unwrapping `{ a; b; }` into `a; b;`).
 //! Targets are found here once per tree.
 
+use std::collections::HashMap;
+
 use crate::syntax::tree::{flags, roles, Action, NodeId, Stands, Tree};
 use crate::syntax::{Mask, Target};
 
@@ -38,6 +40,9 @@ pub struct Units {
     targets: Vec<Target>,
     /// The kind of each node.
     kinds: Vec<u16>,
+    /// Each name token that resolves to a declaration, with the node that
+    /// declares it (empty unless [`Units::with_uses`]).
+    uses: Vec<(NodeId, NodeId)>,
 }
 
 /// The order in which the units of a level are tried.
@@ -90,7 +95,62 @@ impl Units {
         let (hoistable, targets) = hoist_targets(tree);
         let subtree_end = nodes.iter().map(|n| n.subtree_end).collect();
         let kinds = nodes.iter().map(|n| n.kind).collect();
-        Units { levels, up, level_of, unit, subtree_end, hoistable, targets, kinds }
+        Units {
+            levels,
+            up,
+            level_of,
+            unit,
+            subtree_end,
+            hoistable,
+            targets,
+            kinds,
+            uses: Vec::new(),
+        }
+    }
+
+    /// This view, knowing which name tokens use which declaration (for
+    /// [`Units::users`]; nothing for a language without names).
+    pub fn with_uses(self, tree: &Tree) -> Units {
+        Units { uses: super::groups::name_uses(tree), ..self }
+    }
+
+    /// For each of `items` (units of `level`): the positions in `items` of
+    /// the others that use a name it declares, or `None` when a use still
+    /// present lies outside all of `items` (no deletion at this level
+    /// takes that use with the declaration). Empty without
+    /// [`Units::with_uses`].
+    pub fn users(&self, level: usize, items: &[NodeId], mask: &Mask) -> Vec<Option<Vec<usize>>> {
+        if self.uses.is_empty() {
+            return Vec::new();
+        }
+        let position: HashMap<NodeId, usize> =
+            items.iter().enumerate().map(|(p, &u)| (u, p)).collect();
+        let mut users = vec![Some(Vec::new()); items.len()];
+        for &(decl, token) in &self.uses {
+            let Some(&d) = self.unit_at(decl, level).and_then(|u| position.get(&u)) else {
+                continue;
+            };
+            match self.unit_at(token, level).and_then(|u| position.get(&u)) {
+                Some(&u) if u == d => {}
+                Some(&u) => users[d].iter_mut().for_each(|list| list.push(u)),
+                None if self.is_present(token, mask) => users[d] = None,
+                None => {}
+            }
+        }
+        for list in users.iter_mut().flatten() {
+            list.sort_unstable();
+            list.dedup();
+        }
+        users
+    }
+
+    /// The unit of `level` at or above node `id`, if any.
+    fn unit_at(&self, id: NodeId, level: usize) -> Option<NodeId> {
+        let mut at = if self.unit[id.index()] { id.0 } else { self.up[id.index()] };
+        while at != NONE && self.level_of[at as usize] as usize > level {
+            at = self.up[at as usize];
+        }
+        (at != NONE && self.level_of[at as usize] as usize == level).then_some(NodeId(at))
     }
 
     /// The `i`-th hoistable node (in preorder) and its targets.
@@ -623,5 +683,35 @@ mod tests {
         assert_eq!(of("extern \"C\" { int b; }"), Some(vec!["int b;".to_string()]));
         // what a template declares is kept: the template is never replaced by it
         assert_eq!(of("template <class T> T g(T x) { return x; }"), None);
+    }
+
+    /// The units of a small C file at level 0: a typedef, two functions
+    /// (the second calls the first) and one that uses nothing.
+    fn chain() -> (Tree, Units) {
+        let src = "typedef int T;\nT f(void) { return 1; }\nT g(void) { return f(); }\n\
+                   int keep(void) { return 0; }\n";
+        let fe = crate::language::by_name("c").expect("c").frontend().expect("front-end");
+        let tree = fe.parse(Arc::from(src.as_bytes()));
+        let units = Units::new(&tree).with_uses(&tree);
+        (tree, units)
+    }
+
+    #[test]
+    fn users_are_the_units_that_use_a_name_a_unit_declares() {
+        let (tree, units) = chain();
+        let mask = Mask::new(tree.len());
+        let items = units.ordered(0, &mask, Order::Backward);
+        let text = |u: NodeId| String::from_utf8_lossy(tree.text(u)).into_owned();
+        let names: Vec<String> = items.iter().map(|&u| text(u)).collect();
+        assert!(names[0].starts_with("int keep") && names[3].starts_with("typedef"), "{names:?}");
+        // keep and g are used by nothing; g uses f; f and g use T
+        let users = units.users(0, &items, &mask);
+        assert_eq!(users, [Some(vec![]), Some(vec![]), Some(vec![1]), Some(vec![1, 2])]);
+        // without g among the units, nothing at this level takes g's uses
+        // with f or T
+        let some = [items[0], items[2], items[3]];
+        assert_eq!(units.users(0, &some, &mask), [Some(vec![]), None, None]);
+        // a view without uses knows no users
+        assert!(Units::new(&tree).users(0, &items, &mask).is_empty());
     }
 }
