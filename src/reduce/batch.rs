@@ -24,8 +24,23 @@
 //! it (a type, a declaration) can go then. (Probing the halves in the same
 //! round as their block, against the same mask, saved a test latency per
 //! depth of the descent but kept every such unit: c/bzip2-conversion took
-//! 1262 tests instead of 561; see BENCHMARKS.md, "Many workers".) In the
-//! 1-minimality phase ([`Batch::one_minimal`]) a failed unit is dropped:
+//! 1262 tests instead of 561; see BENCHMARKS.md, "Many workers".)
+//!
+//! Where the language has names ([`Batch::with_users`]), a block that
+//! failed alone is also probed in the next round together with its users:
+//! the units left that use a name it declares, and the units that use
+//! theirs, and so on. In a C file most declarations are used further down,
+//! so a block of them fails alone while its users are there, and halving
+//! it only finds the few units nothing uses; one-at-a-time ddmin, going
+//! from the end of the file, takes the users first and the declarations
+//! after them. With its users, the block goes in one probe when nothing
+//! the test needs is among them (c/pyrsistent-redundant-decls at `-j 1`:
+//! 179 tests instead of 545). A unit is needed when it failed alone while
+//! nothing used it, or failed with its users; so is what a needed unit
+//! uses, and a probe that would take a needed unit with another's users
+//! is not made.
+//!
+//! In the 1-minimality phase ([`Batch::one_minimal`]) a failed unit is dropped:
 //! each is tried once. On `n` units of which `k` are essential, ddmin's
 //! rounds test at most `2k` blocks each, over about `log2(n / width)`
 //! rounds: Lithium's `O(k log n)`.
@@ -35,6 +50,7 @@
 //! commits each success before the next probe, a batch at the end of its
 //! round), so a plan uses one kind or the other for a whole run.
 
+use std::collections::HashSet;
 use std::ops::Range;
 
 use super::{Order, Proposal, Search, Step, Units};
@@ -70,8 +86,18 @@ pub struct Batch {
     fixpoint: bool,
     /// The 1-minimality phase's units, gathered at the first proposal.
     levels: Option<Order>,
-    /// This round's blocks, sorted by position.
-    round: Vec<Range<usize>>,
+    /// Per unit, the positions of the units that use a name it declares
+    /// (`None`: a use no deletion of this batch takes); empty when the
+    /// language has no names (see [`Batch::with_users`]).
+    users: Vec<Option<Vec<usize>>>,
+    /// Per unit (with `users`): the positions of the units whose names it
+    /// uses.
+    uses: Vec<Vec<usize>>,
+    /// Per unit (with `users`): it is needed (see [`Batch::mark_needed`]),
+    /// so a probe with it among the users of another would fail.
+    needed: Vec<bool>,
+    /// This round's changes, sorted by position.
+    round: Vec<Change>,
     next: usize,
     /// Blocks of the round (by index in `round`) that passed, and failed.
     passed: Vec<usize>,
@@ -80,6 +106,14 @@ pub struct Batch {
     /// Something was committed since the units left were last tried alone.
     changed: bool,
     started: bool,
+}
+
+/// A change of a round: a block of units, switched off alone or together
+/// with the units that use what it declares.
+#[derive(Clone, Debug)]
+struct Change {
+    block: Range<usize>,
+    users: bool,
 }
 
 impl Batch {
@@ -96,6 +130,9 @@ impl Batch {
             split: true,
             fixpoint,
             levels: None,
+            users: Vec::new(),
+            uses: Vec::new(),
+            needed: Vec::new(),
             round: Vec::new(),
             next: 0,
             passed: Vec::new(),
@@ -110,6 +147,81 @@ impl Batch {
     /// by level in `order`, probed once on its own.
     pub fn one_minimal(order: Order) -> Batch {
         Batch { levels: Some(order), split: false, ..Batch::ddmin(Vec::new(), usize::MAX, false) }
+    }
+
+    /// This batch, knowing for each unit (by position in `items`) the
+    /// units that use a name it declares (see [`Units::users`]): a block
+    /// that failed alone is probed once more with its users in the next
+    /// round, beside its halves, so that a declaration goes with the code
+    /// that uses it, as one-at-a-time ddmin takes the users first and then
+    /// the declaration.
+    pub fn with_users(self, users: Vec<Option<Vec<usize>>>) -> Batch {
+        debug_assert!(users.is_empty() || users.len() == self.items.len());
+        let mut uses = vec![Vec::new(); users.len()];
+        for (p, list) in users.iter().enumerate() {
+            list.iter().flatten().for_each(|&u| uses[u].push(p));
+        }
+        let needed = vec![false; users.len()];
+        Batch { users, uses, needed, ..self }
+    }
+
+    /// The present units of change `i` of the round (marking the absent
+    /// ones gone): its block's, and with its users those of its closure
+    /// (see [`Batch::closure`]).
+    fn members(&mut self, i: usize, units: &Units, mask: &Mask) -> Vec<NodeId> {
+        let Change { block, users } = self.round[i].clone();
+        let Some(inside) = self.closure(block.clone()).filter(|_| users) else {
+            return self.block(block, units, mask);
+        };
+        let mut ids = Vec::new();
+        for p in inside {
+            if units.is_present(self.items[p], mask) {
+                ids.push(self.items[p]);
+            } else {
+                self.gone[p] = true;
+            }
+        }
+        ids
+    }
+
+    /// The positions of block `r`'s units left, with those of the units
+    /// left that use a name one of them declares, and so on; `None` when
+    /// that adds nothing, or meets a use no deletion here takes.
+    fn closure(&self, r: Range<usize>) -> Option<Vec<usize>> {
+        let mut inside: Vec<usize> = self.left(r.clone()).collect();
+        let alone = inside.len();
+        let mut seen: HashSet<usize> = inside.iter().copied().collect();
+        let mut k = 0;
+        while k < inside.len() {
+            for &u in self.users.get(inside[k])?.as_deref()? {
+                if !self.gone[u] && seen.insert(u) {
+                    inside.push(u);
+                }
+            }
+            k += 1;
+        }
+        inside.sort_unstable();
+        (inside.len() > alone).then_some(inside)
+    }
+
+    /// Learns from change `i`, which failed, when it was one unit: the
+    /// unit is needed if nothing left uses it, or if it went with its
+    /// users (one of them is needed then, and it uses this one). So is
+    /// every unit a needed one uses.
+    fn mark_needed(&mut self, i: usize) {
+        let Change { block, users } = self.round[i].clone();
+        let left: Vec<usize> = self.left(block).collect();
+        let &[p] = &left[..] else { return };
+        let unused = self.users[p].as_ref().is_some_and(|list| list.iter().all(|&u| self.gone[u]));
+        if !users && !unused {
+            return;
+        }
+        let mut stack = vec![p];
+        while let Some(q) = stack.pop() {
+            if !std::mem::replace(&mut self.needed[q], true) {
+                stack.extend(self.uses[q].iter().copied());
+            }
+        }
     }
 
     /// The present units of block `r` (marking the absent ones gone).
@@ -139,29 +251,41 @@ impl Batch {
             self.items = (0..units.depth()).flat_map(|l| units.ordered(l, mask, order)).collect();
             self.gone = vec![false; self.items.len()];
         }
-        self.round = cut(0..self.items.len(), self.width.min(self.items.len()));
+        let blocks = cut(0..self.items.len(), self.width.min(self.items.len()));
+        self.round = blocks.into_iter().map(|block| Change { block, users: false }).collect();
     }
 
     /// Builds the next round from this one's failed blocks (halved, or
     /// dropped); false when there is nothing left to try.
     fn next_round(&mut self) -> bool {
         let mut round = Vec::new();
+        let alone = |block| Change { block, users: false };
         for &i in &self.failed {
-            let r = self.round[i].clone();
+            let Change { block: r, users } = self.round[i].clone();
+            if users {
+                // its halves are in the same round
+                continue;
+            }
             let left: Vec<usize> = self.left(r.clone()).collect();
             if self.split && left.len() > 1 {
                 let mid = left[left.len() / 2];
-                round.push(r.start..mid);
-                round.push(mid..r.end);
+                round.push(alone(r.start..mid));
+                round.push(alone(mid..r.end));
+            }
+            // (not when that would take a unit known to be needed)
+            let closure = self.closure(r.clone());
+            if self.split && closure.is_some_and(|c| !c.iter().any(|&p| self.needed[p])) {
+                round.push(Change { block: r, users: true });
             }
         }
         if round.is_empty() && self.fixpoint && self.changed {
             // something went since the units left were last tried alone:
             // try each of them again
-            round = (0..self.items.len()).filter(|&p| !self.gone[p]).map(|p| p..p + 1).collect();
+            let left = (0..self.items.len()).filter(|&p| !self.gone[p]);
+            round = left.map(|p| alone(p..p + 1)).collect();
             self.changed = false;
         }
-        round.sort_by_key(|r| r.start);
+        round.sort_by_key(|c| (c.block.start, c.users));
         self.round = round;
         self.next = 0;
         self.passed.clear();
@@ -172,8 +296,9 @@ impl Batch {
 
     /// Marks the units of the round's blocks `blocks` as switched off.
     fn commit(&mut self, blocks: &[usize]) {
+        // (a change's users are found gone when next met)
         for &i in blocks {
-            for p in self.round[i].clone() {
+            for p in self.round[i].block.clone() {
                 self.gone[p] = true;
             }
         }
@@ -184,8 +309,12 @@ impl Batch {
     fn merged(&mut self, units: &Units, mask: &Mask) -> Vec<NodeId> {
         let mut ids = Vec::new();
         for k in 0..self.passed.len() {
-            let r = self.round[self.passed[k]].clone();
-            ids.extend(self.block(r, units, mask));
+            ids.extend(self.members(self.passed[k], units, mask));
+        }
+        if !self.users.is_empty() {
+            // two changes' users may be the same units
+            let mut seen = HashSet::new();
+            ids.retain(|&id| seen.insert(id));
         }
         ids
     }
@@ -206,7 +335,7 @@ impl Search for Batch {
         loop {
             match self.stage {
                 Stage::Probing if self.next < self.round.len() => {
-                    let ids = self.block(self.round[self.next].clone(), units, mask);
+                    let ids = self.members(self.next, units, mask);
                     if !ids.is_empty() {
                         return Some(Proposal::Probe(ids));
                     }
@@ -225,7 +354,7 @@ impl Search for Batch {
                     return Some(Proposal::Off(self.merged(units, mask)));
                 }
                 Stage::Fold { k } if k < self.passed.len() => {
-                    let ids = self.block(self.round[self.passed[k]].clone(), units, mask);
+                    let ids = self.members(self.passed[k], units, mask);
                     if !ids.is_empty() {
                         return Some(Proposal::Off(ids));
                     }
@@ -247,7 +376,8 @@ impl Search for Batch {
     fn step(&self) -> Step {
         match self.stage {
             Stage::Probing => {
-                let single = self.left(self.round[self.next].clone()).nth(1).is_none();
+                let Change { block, users } = self.round[self.next].clone();
+                let single = !users && self.left(block).nth(1).is_none();
                 Step::Probe { single }
             }
             Stage::Fold { .. } => Step::Fold,
@@ -258,6 +388,9 @@ impl Search for Batch {
     fn feedback(&mut self, interesting: bool) {
         match self.stage {
             Stage::Probing => {
+                if !interesting && !self.users.is_empty() {
+                    self.mark_needed(self.next);
+                }
                 let list = if interesting { &mut self.passed } else { &mut self.failed };
                 list.push(self.next);
                 self.next += 1;
@@ -309,6 +442,63 @@ mod tests {
 
     fn all(n: usize) -> Vec<NodeId> {
         (1..=n as u32).map(NodeId).collect()
+    }
+
+    /// A declaration that failed alone because code using it was still
+    /// there goes, in the round after, together with the code using it
+    /// that is left; alone it would never be tried again.
+    #[test]
+    fn a_declaration_goes_with_its_users_in_the_round_after_it_failed_alone() {
+        let src = "typedef int T;\nT f(void) { return 1; }\nT g(void) { return f(); }\n\
+                   int keep(void) { return 0; }\n";
+        let fe = crate::language::by_name("c").expect("c").frontend().expect("front-end");
+        let tree = fe.parse(std::sync::Arc::from(src.as_bytes()));
+        let units = Units::new(&tree).with_uses(&tree);
+        let &[t, f, g, keep] = units.level(0) else { panic!("{:?}", units.level(0)) };
+        // as a compiler sees it: every name used must be declared
+        let compiles = |p: &[NodeId]| {
+            let has = |u| p.contains(&u);
+            has(keep) && (!has(g) || has(f)) && (!(has(f) || has(g)) || has(t))
+        };
+        for (users, kept, tests) in [(false, vec![t, f, keep], 4), (true, vec![keep], 5)] {
+            let mut mask = Mask::new(tree.len());
+            let items = units.ordered(0, &mask, Order::Backward);
+            let mut batch = Batch::ddmin(items.clone(), 4, false);
+            if users {
+                batch = batch.with_users(units.users(0, &items, &mask));
+            }
+            let mut oracle = FnOracle::new(&units, compiles);
+            run(batch, &units, &mut mask, &mut oracle).expect("finished");
+            assert_eq!(units.present_at(0, &mask), kept, "with users: {users}");
+            assert_eq!(oracle.calls, tests, "with users: {users}");
+        }
+    }
+
+    /// A unit that failed alone while nothing used it is needed, and so is
+    /// what it uses: no probe takes them with another's users.
+    #[test]
+    fn no_probe_takes_a_needed_unit_with_the_users_of_another() {
+        let src = "typedef int T;\nT need(void) { return 0; }\nT f(void) { return 1; }\n\
+                   T g(void) { return f(); }\n";
+        let fe = crate::language::by_name("c").expect("c").frontend().expect("front-end");
+        let tree = fe.parse(std::sync::Arc::from(src.as_bytes()));
+        let units = Units::new(&tree).with_uses(&tree);
+        let &[t, need, f, g] = units.level(0) else { panic!("{:?}", units.level(0)) };
+        let compiles = |p: &[NodeId]| {
+            let has = |u| p.contains(&u);
+            has(need) && (!has(g) || has(f)) && has(t)
+        };
+        let mut mask = Mask::new(tree.len());
+        let items = units.ordered(0, &mask, Order::Backward);
+        let batch = Batch::ddmin(items.clone(), 4, false).with_users(units.users(0, &items, &mask));
+        let mut oracle = FnOracle::new(&units, compiles);
+        run(batch, &units, &mut mask, &mut oracle).expect("finished");
+        // g goes; f failed alone beside g and is kept (nothing uses it
+        // now, but a failed unit is not tried alone again); T with its
+        // users would take `need`, which failed alone while nothing used
+        // it: that probe is not made
+        assert_eq!(units.present_at(0, &mask), [t, need, f]);
+        assert_eq!(oracle.calls, 4);
     }
 
     #[test]

@@ -146,7 +146,12 @@ impl Search for Hdd {
                             .retain(|&u| !hoists.iter().any(|h| h.to.first == u || h.to.last == u));
                     }
                     self.current = Some(match self.batch {
-                        Some(width) => Doing::Batch(Batch::ddmin(items, width, self.fixpoint)),
+                        Some(width) => {
+                            let users = units.users(self.level, &items, mask);
+                            Doing::Batch(
+                                Batch::ddmin(items, width, self.fixpoint).with_users(users),
+                            )
+                        }
                         None => Doing::Ddmin(LevelSearch::with_fixpoint(
                             self.ddmin,
                             items,

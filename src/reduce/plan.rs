@@ -268,7 +268,7 @@ impl Plan {
             hdd = hdd.hoisting();
         }
         if let Some(tree) = host.view(View::Language) {
-            drive_on(host, &tree, &Units::new(&tree), &mut hdd, Phase::Hdd)?;
+            drive_on(host, &tree, &self.units(&tree), &mut hdd, Phase::Hdd)?;
             memory.hoists.remember(&tree, hdd.failed_hoists());
         }
         // renaming right after the HDD pass unties a function from its
@@ -351,6 +351,22 @@ impl Plan {
         Ok(cut + drive_on(host, &tree, &Units::new(&tree), &mut Seams::new(&tree), Phase::Seams)?)
     }
 
+    /// The units of `tree` for an HDD pass: with batches, knowing which
+    /// units use which (see [`Batch::with_users`]).
+    fn units(&self, tree: &Tree) -> Units {
+        match self.batch {
+            Some(_) => Units::new(tree).with_uses(tree),
+            None => Units::new(tree),
+        }
+    }
+
+    /// One HDD pass over a fresh parse of the current best; returns the
+    /// number of changes it committed.
+    fn hdd_pass(&self, host: &mut dyn Host, mut hdd: Hdd) -> Result<usize, Stopped> {
+        let Some(tree) = host.view(View::Language) else { return Ok(0) };
+        drive_on(host, &tree, &self.units(&tree), &mut hdd, Phase::Hdd)
+    }
+
     /// `hdd` with its levels' ddmin in batches, if the plan says so.
     fn batched(&self, hdd: Hdd) -> Hdd {
         match self.batch {
@@ -404,7 +420,7 @@ impl Plan {
         let star = self.algorithm == Algorithm::HddStar;
         loop {
             let hdd = || self.batched(Hdd::new(self.ddmin, self.order));
-            while pass(host, View::Language, hdd(), Phase::Hdd)? > 0 && star {}
+            while self.hdd_pass(host, hdd())? > 0 && star {}
             if !self.hoist || self.hoist(host, memory)? == 0 {
                 return Ok(());
             }
