@@ -9,11 +9,15 @@
 # kept as trace.jsonl beside its stats.json; waves.py TRACE prints them
 # by phase).
 #
-#   corpora/bench-scale.sh [CASE...]   CASE: c-grep (default) or xml-svg
+#   corpora/bench-scale.sh [CASE...]   CASE: c-grep (default), xml-svg or c-gcc
 #
 #   c-grep   c/bzip2-maybe-uninit's compress.c (20 KB), interesting while
 #            seven names from six of its functions are still in it
 #   xml-svg  xml/svg-htop-gradient-href's own oracle (xmllint), sleep-wrapped
+#   c-gcc    c/pyrsistent-redundant-decls's own oracle (gcc -fsyntax-only, a
+#            real compiler, on C whose declarations depend on each other)
+#            after a `sleep 1`: its gcc takes about 60 ms of CPU, so that
+#            16 of them at once still fit on two cores within the sleep
 #
 # Environment: JOBS (default "1 2 4 8 16 32 64"), HDD_BIN, HDD_ARGS (extra
 # arguments), BENCH_OUT (where results go; default a temporary directory).
@@ -59,7 +63,15 @@ sleep 0.25
 exec "$here/xml/svg-htop-gradient-href/test.sh" "\$@"
 EOF
       echo htop.svg ;;
-    *) echo "unknown case $name (c-grep, xml-svg)" >&2; exit 2 ;;
+    c-gcc)
+      cp "$here/c/pyrsistent-redundant-decls/pvectorcmodule.c" "$dir/"
+      cat > "$dir/test.sh" <<EOF
+#!/bin/sh
+sleep 1
+exec "$here/c/pyrsistent-redundant-decls/test.sh" "\$@"
+EOF
+      echo pvectorcmodule.c ;;
+    *) echo "unknown case $name (c-grep, xml-svg, c-gcc)" >&2; exit 2 ;;
   esac
   chmod +x "$dir/test.sh"
 }
