@@ -170,9 +170,9 @@ impl Batch {
     /// (see [`Batch::closure`]).
     fn members(&mut self, i: usize, units: &Units, mask: &Mask) -> Vec<NodeId> {
         let Change { block, users } = self.round[i].clone();
-        let Some(inside) = self.closure(block.clone()).filter(|_| users) else {
-            return self.block(block, units, mask);
-        };
+        // (its users may be gone by now, in the fold)
+        let closure = if users { self.closure(block.clone()) } else { None };
+        let Some(inside) = closure else { return self.block(block, units, mask) };
         let mut ids = Vec::new();
         for p in inside {
             if units.is_present(self.items[p], mask) {
