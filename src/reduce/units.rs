@@ -132,7 +132,11 @@ impl Units {
             };
             match self.unit_at(token, level).and_then(|u| position.get(&u)) {
                 Some(&u) if u == d => {}
-                Some(&u) => users[d].iter_mut().for_each(|list| list.push(u)),
+                Some(&u) => {
+                    if let Some(list) = &mut users[d] {
+                        list.push(u);
+                    }
+                }
                 None if self.is_present(token, mask) => users[d] = None,
                 None => {}
             }
