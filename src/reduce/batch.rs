@@ -444,6 +444,14 @@ mod tests {
         (1..=n as u32).map(NodeId).collect()
     }
 
+    /// C source parsed, and its units knowing their uses.
+    fn c_units(src: &str) -> (crate::syntax::Tree, Units) {
+        let fe = crate::language::by_name("c").expect("c").frontend().expect("front-end");
+        let tree = fe.parse(std::sync::Arc::from(src.as_bytes()));
+        let units = Units::new(&tree).with_uses(&tree);
+        (tree, units)
+    }
+
     /// A declaration that failed alone because code using it was still
     /// there goes, in the round after, together with the code using it
     /// that is left; alone it would never be tried again.
@@ -451,9 +459,7 @@ mod tests {
     fn a_declaration_goes_with_its_users_in_the_round_after_it_failed_alone() {
         let src = "typedef int T;\nT f(void) { return 1; }\nT g(void) { return f(); }\n\
                    int keep(void) { return 0; }\n";
-        let fe = crate::language::by_name("c").expect("c").frontend().expect("front-end");
-        let tree = fe.parse(std::sync::Arc::from(src.as_bytes()));
-        let units = Units::new(&tree).with_uses(&tree);
+        let (tree, units) = c_units(src);
         let &[t, f, g, keep] = units.level(0) else { panic!("{:?}", units.level(0)) };
         // as a compiler sees it: every name used must be declared
         let compiles = |p: &[NodeId]| {
@@ -480,9 +486,7 @@ mod tests {
     fn no_probe_takes_a_needed_unit_with_the_users_of_another() {
         let src = "typedef int T;\nT need(void) { return 0; }\nT f(void) { return 1; }\n\
                    T g(void) { return f(); }\n";
-        let fe = crate::language::by_name("c").expect("c").frontend().expect("front-end");
-        let tree = fe.parse(std::sync::Arc::from(src.as_bytes()));
-        let units = Units::new(&tree).with_uses(&tree);
+        let (tree, units) = c_units(src);
         let &[t, need, f, g] = units.level(0) else { panic!("{:?}", units.level(0)) };
         let compiles = |p: &[NodeId]| {
             let has = |u| p.contains(&u);
