@@ -1,7 +1,8 @@
 //! `-j1` and `-j4` give byte-identical results: speculation only changes how
 //! many tests run, never which candidate wins. Also when speculation moves
 //! to the other branch while a test runs (a test that fails fast and passes
-//! slowly), and with `--batch` (the same result for every `-j`).
+//! slowly), and with `--batch` (the same result for every `-j`, and on C
+//! at most twice the tests of the default mode).
 
 use std::fs;
 
@@ -76,6 +77,19 @@ fn batches_give_the_same_result_for_every_jobs() {
         );
         assert!(one.len() <= case.max_bytes, "{name} --batch 4 left {} bytes", one.len());
     }
+}
+
+/// `--batch` on C whose declarations are used further down the file, with
+/// gcc as the test: a block of them that fails alone goes with the code
+/// that uses it, so the rounds cost at most twice the tests of the default
+/// mode (545 against 111 before they did).
+#[test]
+fn batches_on_c_cost_at_most_twice_the_tests_of_the_default() {
+    let case = Case::load("c/pyrsistent-redundant-decls");
+    let (_, default) = reduce_case(&case, "1");
+    let (batched, tests) = reduce_case_with(&case, "1", &["--batch", "16"]);
+    assert!(tests <= 2 * default, "--batch 16 took {tests} tests, the default {default}");
+    assert!(batched.len() <= case.max_bytes, "--batch 16 left {} bytes", batched.len());
 }
 
 #[test]
