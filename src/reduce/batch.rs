@@ -171,17 +171,10 @@ impl Batch {
     fn members(&mut self, i: usize, units: &Units, mask: &Mask) -> Vec<NodeId> {
         let Change { block, users } = self.round[i].clone();
         // (its users may be gone by now, in the fold)
-        let closure = if users { self.closure(block.clone()) } else { None };
-        let Some(inside) = closure else { return self.block(block, units, mask) };
-        let mut ids = Vec::new();
-        for p in inside {
-            if units.is_present(self.items[p], mask) {
-                ids.push(self.items[p]);
-            } else {
-                self.gone[p] = true;
-            }
+        match users.then(|| self.closure(block.clone())).flatten() {
+            Some(inside) => self.present(inside, units, mask),
+            None => self.present(block, units, mask),
         }
-        ids
     }
 
     /// The positions of block `r`'s units left, with those of the units
@@ -224,10 +217,15 @@ impl Batch {
         }
     }
 
-    /// The present units of block `r` (marking the absent ones gone).
-    fn block(&mut self, r: Range<usize>, units: &Units, mask: &Mask) -> Vec<NodeId> {
+    /// The present units at `positions` (marking the absent ones gone).
+    fn present(
+        &mut self,
+        positions: impl IntoIterator<Item = usize>,
+        units: &Units,
+        mask: &Mask,
+    ) -> Vec<NodeId> {
         let mut ids = Vec::new();
-        for p in r {
+        for p in positions {
             if self.gone[p] {
                 continue;
             }
