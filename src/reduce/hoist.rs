@@ -600,8 +600,9 @@ mod tests {
         assert_eq!(calls, 4);
     }
 
-    /// [`two_pairs`], interesting while both `y`s are left: each h to its x fails, and its node is offered its
-    /// y right after, in the same round, before the next node's hoist.
+    /// [`two_pairs`], interesting while both `y`s are left: each h to its x
+    /// fails, and its node is offered its y right after, in the same round,
+    /// before the next node's hoist.
     #[test]
     fn a_failed_hoist_offers_its_node_the_next_target_in_the_same_round() {
         let tree = two_pairs();
