@@ -346,7 +346,7 @@ impl Plan {
             return Ok(cut);
         }
         let hdd = self.batched(Hdd::single_pass(Ddmin::Adaptive, self.order));
-        cut += pass(host, View::Language, hdd, Phase::CutTree)?;
+        cut += self.hdd_pass(host, hdd, Phase::CutTree)?;
         let Some(tree) = host.view(View::Text) else { return Ok(cut) };
         Ok(cut + drive_on(host, &tree, &Units::new(&tree), &mut Seams::new(&tree), Phase::Seams)?)
     }
@@ -360,11 +360,11 @@ impl Plan {
         }
     }
 
-    /// One HDD pass over a fresh parse of the current best; returns the
-    /// number of changes it committed.
-    fn hdd_pass(&self, host: &mut dyn Host, mut hdd: Hdd) -> Result<usize, Stopped> {
+    /// One HDD pass, as `phase`, over a fresh parse of the current best;
+    /// returns the number of changes it committed.
+    fn hdd_pass(&self, host: &mut dyn Host, mut hdd: Hdd, phase: Phase) -> Result<usize, Stopped> {
         let Some(tree) = host.view(View::Language) else { return Ok(0) };
-        drive_on(host, &tree, &self.units(&tree), &mut hdd, Phase::Hdd)
+        drive_on(host, &tree, &self.units(&tree), &mut hdd, phase)
     }
 
     /// `hdd` with its levels' ddmin in batches, if the plan says so.
@@ -420,7 +420,7 @@ impl Plan {
         let star = self.algorithm == Algorithm::HddStar;
         loop {
             let hdd = || self.batched(Hdd::new(self.ddmin, self.order));
-            while self.hdd_pass(host, hdd())? > 0 && star {}
+            while self.hdd_pass(host, hdd(), Phase::Hdd)? > 0 && star {}
             if !self.hoist || self.hoist(host, memory)? == 0 {
                 return Ok(());
             }
