@@ -9,11 +9,14 @@
 # kept as trace.jsonl beside its stats.json; waves.py TRACE prints them
 # by phase).
 #
-#   corpora/bench-scale.sh [CASE...]   CASE: c-grep (default), xml-svg or c-gcc
+#   corpora/bench-scale.sh [CASE...]   CASE: c-grep (default), xml-svg, xml-gir or c-gcc
 #
 #   c-grep   c/bzip2-maybe-uninit's compress.c (20 KB), interesting while
 #            seven names from six of its functions are still in it
 #   xml-svg  xml/svg-htop-gradient-href's own oracle (xmllint), sleep-wrapped
+#   xml-gir  xml/gir-gdk-window-cursor's own oracle (an XPath query with
+#            xmllint), sleep-wrapped: a larger input (1.7 MB) whose
+#            reduction takes about 500 tests at -j 1
 #   c-gcc    c/pyrsistent-redundant-decls's own oracle (gcc -fsyntax-only, a
 #            real compiler, on C whose declarations depend on each other)
 #            after a `sleep 1`: its gcc takes about 60 ms of CPU, so that
@@ -63,6 +66,14 @@ sleep 0.25
 exec "$here/xml/svg-htop-gradient-href/test.sh" "\$@"
 EOF
       echo htop.svg ;;
+    xml-gir)
+      cp "$here/xml/gir-gdk-window-cursor/Gdk-3.0.gir" "$dir/"
+      cat > "$dir/test.sh" <<EOF
+#!/bin/sh
+sleep 0.25
+exec "$here/xml/gir-gdk-window-cursor/test.sh" "\$@"
+EOF
+      echo Gdk-3.0.gir ;;
     c-gcc)
       cp "$here/c/pyrsistent-redundant-decls/pvectorcmodule.c" "$dir/"
       cat > "$dir/test.sh" <<EOF
@@ -71,7 +82,7 @@ sleep 1
 exec "$here/c/pyrsistent-redundant-decls/test.sh" "\$@"
 EOF
       echo pvectorcmodule.c ;;
-    *) echo "unknown case $name (c-grep, xml-svg, c-gcc)" >&2; exit 2 ;;
+    *) echo "unknown case $name (c-grep, xml-svg, xml-gir, c-gcc)" >&2; exit 2 ;;
   esac
   chmod +x "$dir/test.sh"
 }
