@@ -19,10 +19,11 @@
 //! workers".)
 //!
 //! A block that failed is halved for the next round ([`Batch::ddmin`],
-//! down to single units), whose probes are against the mask after the
-//! merge: a unit that failed only because a block that passed still used
-//! it (a type, a declaration) can go then. (Probing the halves in the same
-//! round as their block, against the same mask, saved a test latency per
+//! down to single units; where the language has no names, a block of at
+//! most 4 is cut into its units at once), whose probes are against the
+//! mask after the merge: a unit that failed only because a block that
+//! passed still used it (a type, a declaration) can go then. (Probing the
+//! halves in the same round as their block, against the same mask, saved a test latency per
 //! depth of the descent but kept every such unit: c/bzip2-conversion took
 //! 1262 tests instead of 561; see BENCHMARKS.md, "Many workers".)
 //!
@@ -265,10 +266,13 @@ impl Batch {
                 continue;
             }
             let left: Vec<usize> = self.left(r.clone()).collect();
-            if self.split && left.len() > 1 {
+            let small = left.len() <= SMALL_BLOCK && self.users.is_empty();
+            if self.split && left.len() > 1 && !small {
                 let mid = left[left.len() / 2];
                 round.push(alone(r.start..mid));
                 round.push(alone(mid..r.end));
+            } else if self.split && left.len() > 1 {
+                round.extend(left.iter().map(|&p| alone(p..p + 1)));
             }
             // (not when that would take a unit known to be needed)
             let closure = self.closure(r.clone());
@@ -317,6 +321,18 @@ impl Batch {
         ids
     }
 }
+
+/// A failed block of at most this many units is cut into its single units
+/// for the next round rather than halved. It holds at least one unit the
+/// test needs (or one that interferes), and for 4 units halving takes at
+/// least the 4 tests of the singles (2 halves, then the 2 units of the one
+/// that failed) and a round more; for 3 it takes 10/3 on average with one
+/// needed unit, against 3. From 5 units on, halving is cheaper while
+/// needed units are rare. Only without users (XML, JSON, the token
+/// passes): a block with users also goes with them, and cutting it into
+/// units at once changed which closures were probed, for better and worse
+/// (BENCHMARKS.md, "A failed block of four cut into its units").
+const SMALL_BLOCK: usize = 4;
 
 /// `r` cut into `n` ranges of about the same size.
 fn cut(r: Range<usize>, n: usize) -> Vec<Range<usize>> {
@@ -501,6 +517,19 @@ mod tests {
         // it: that probe is not made
         assert_eq!(units.present_at(0, &mask), [t, need, f]);
         assert_eq!(oracle.calls, 4);
+    }
+
+    /// A failed block of 4 units is tried unit by unit in the next round:
+    /// halving it would take as many tests for its units, two more for its
+    /// halves and a round more.
+    #[test]
+    fn a_failed_block_of_four_is_tried_unit_by_unit() {
+        let need: HashSet<NodeId> = [2u32, 7].map(NodeId).into();
+        let (kept, calls) =
+            reduce(Batch::ddmin(all(8), 2, false), 8, |p| need.iter().all(|n| p.contains(n)));
+        assert_eq!(kept, need);
+        // the 2 blocks, the 8 units, the merge of the 6 that passed
+        assert_eq!(calls, 2 + 8 + 1);
     }
 
     #[test]
