@@ -266,13 +266,14 @@ impl Batch {
                 continue;
             }
             let left: Vec<usize> = self.left(r.clone()).collect();
-            let small = left.len() <= SMALL_BLOCK && self.users.is_empty();
-            if self.split && left.len() > 1 && !small {
-                let mid = left[left.len() / 2];
-                round.push(alone(r.start..mid));
-                round.push(alone(mid..r.end));
-            } else if self.split && left.len() > 1 {
-                round.extend(left.iter().map(|&p| alone(p..p + 1)));
+            if self.split && left.len() > 1 {
+                if left.len() <= SMALL_BLOCK && self.users.is_empty() {
+                    round.extend(left.iter().map(|&p| alone(p..p + 1)));
+                } else {
+                    let mid = left[left.len() / 2];
+                    round.push(alone(r.start..mid));
+                    round.push(alone(mid..r.end));
+                }
             }
             // (not when that would take a unit known to be needed)
             let closure = self.closure(r.clone());
