@@ -15,6 +15,17 @@
 //! - orphans that die as children of hdd are reaped here ([`reap_orphans`]),
 //!   never a test child the runner waits for: those are in [`Registry`],
 //!   and spawning one and reaping orphans exclude each other.
+//!
+//! What this costs after each test matters with many workers: walking all
+//! of hdd's descendants after every test reads a few `/proc` files per
+//! process of every test in flight, which grows with the square of `-j`.
+//! So a run's processes are looked for only under the roots that can hold
+//! them ([`run_table`]): its child, and the orphans hdd adopted (the kernel
+//! gives an orphan to a subreaper's thread-group leader, which starts no
+//! tests, so they are the leader's children that are not registered test
+//! children). A test that exited with its process group empty and no
+//! orphan adopted has left nothing, known from two system calls
+//! ([`nothing_left`]).
 
 use std::collections::{HashMap, HashSet};
 use std::fs;
@@ -96,6 +107,57 @@ fn table() -> Vec<Proc> {
     out
 }
 
+/// The processes of one run, and what their subtrees hold: the run's child
+/// (while it lives) and the orphans hdd adopted, with their descendants.
+/// Every process of a run descends from one of these: its top-most
+/// ancestor below hdd is the child or, once its parent died, an orphan.
+/// The whole of [`table`] where the kernel does not list a thread's
+/// children, or hdd adopts no orphans.
+fn run_table(child: Option<i32>) -> Vec<Proc> {
+    let Some(mut todo) = adopted().filter(|_| ADOPTING.load(Ordering::SeqCst)) else {
+        return table();
+    };
+    todo.extend(child);
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    while let Some(pid) = todo.pop() {
+        if !seen.insert(pid) {
+            continue;
+        }
+        if let Some(p) = proc_of(pid) {
+            out.push(p);
+            todo.extend(children(pid).unwrap_or_default());
+        }
+    }
+    out
+}
+
+/// The orphans hdd adopted, living or not: the children of its thread-group
+/// leader (to which the kernel re-parents a subreaper's orphans) that are
+/// not registered test children. `None` if the kernel does not say.
+fn adopted() -> Option<Vec<i32>> {
+    let me = std::process::id();
+    let text = fs::read_to_string(format!("/proc/{me}/task/{me}/children")).ok()?;
+    let registry = Registry::lock();
+    let ours = |pid: &i32| registry.as_ref().is_some_and(|set| set.contains(pid));
+    let pids = text.split_whitespace().filter_map(|w| w.parse::<i32>().ok());
+    Some(pids.filter(|pid| !ours(pid)).collect())
+}
+
+/// Whether a run whose child has exited (and been reaped) has surely left
+/// nothing: no process is in its process group, and hdd (a subreaper, so
+/// that whatever the run left running is hdd's orphan) has no orphan at
+/// all. Else the caller looks closer.
+fn nothing_left(pgid: i32) -> bool {
+    if !ADOPTING.load(Ordering::SeqCst) {
+        return false;
+    }
+    // SAFETY: signal 0 sends nothing; it only tells whether the group has a process.
+    let group_empty = unsafe { libc::kill(-pgid, 0) } == -1
+        && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+    group_empty && adopted().is_some_and(|orphans| orphans.is_empty())
+}
+
 /// The children of every thread of `pid`; `None` if the kernel does not say.
 fn children(pid: i32) -> Option<Vec<i32>> {
     let mut out = Vec::new();
@@ -144,21 +206,57 @@ fn descendants(procs: &[Proc], root: i32) -> Vec<Proc> {
 
 /// Whether process `pid`'s environment holds `entry` (`VAR=value`).
 fn carries(pid: i32, entry: &[u8]) -> bool {
-    fs::read(format!("/proc/{pid}/environ"))
-        .is_ok_and(|env| env.split(|&b| b == 0).any(|e| e == entry))
+    environ(pid).is_some_and(|env| entries(&env).any(|e| e == entry))
 }
 
 /// Whether `pid`'s environment has a `VAR=` entry starting with `prefix`.
 fn carries_prefix(pid: i32, prefix: &[u8]) -> bool {
-    fs::read(format!("/proc/{pid}/environ"))
-        .is_ok_and(|env| env.split(|&b| b == 0).any(|e| e.starts_with(prefix)))
+    environ(pid).is_some_and(|env| entries(&env).any(|e| e.starts_with(prefix)))
+}
+
+/// How often an environment without a mark is read again, a millisecond
+/// apart, before it is believed.
+const ENVIRON_TRIES: u32 = 20;
+
+/// Process `pid`'s environment, once it can be believed. While a process
+/// is in `execve`, `/proc/PID/environ` reads as empty or cut short (seen:
+/// 128 of 1370 bytes) until its new stack is set up; a test's `setsid
+/// sleep 60 &`, caught so as its script exited, was taken for a stranger
+/// and outlived its test (in every run of
+/// `regression_a_process_left_by_a_test_that_exited_is_gone_before_the_next_test`).
+/// A read that holds a mark ([`VAR`]`=`) is believed: the strings are in
+/// place before the bounds are. One without is read again until two reads
+/// agree: a process that cleared its environment costs a millisecond.
+/// `None` once the process is gone (or hides its environment).
+fn environ(pid: i32) -> Option<Vec<u8>> {
+    let path = format!("/proc/{pid}/environ");
+    let mark = format!("{VAR}=").into_bytes();
+    let mut last: Option<Vec<u8>> = None;
+    for _ in 0..ENVIRON_TRIES {
+        let env = fs::read(&path).ok()?;
+        let marked = entries(&env).any(|e| e.starts_with(&mark));
+        if marked || (!env.is_empty() && last.as_ref() == Some(&env)) {
+            return Some(env);
+        }
+        last = Some(env);
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    last
+}
+
+/// The whole entries of an environment as read: an entry not ended by its
+/// NUL may be cut short, and `HDD_RUN=1.12` cut to `HDD_RUN=1.1` would be
+/// another run's mark.
+fn entries(env: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let whole = env.iter().rposition(|&b| b == 0).unwrap_or(0);
+    env[..whole].split(|&b| b == 0).filter(|e| !e.is_empty())
 }
 
 /// The living processes of a run: hdd's descendants whose environment holds
 /// `entry`, and the descendants of `child` (and `child` itself, which the
 /// caller has not reaped yet).
 fn members(entry: &[u8], child: Option<i32>) -> Vec<i32> {
-    members_in(&table(), entry, child)
+    members_in(&run_table(child), entry, child)
 }
 
 fn members_in(procs: &[Proc], entry: &[u8], child: Option<i32>) -> Vec<i32> {
@@ -190,7 +288,7 @@ fn signal(pids: &[i32], sig: i32) {
 /// subreaper (the orphans then belong to init).
 pub fn reap_orphans() {
     if ADOPTING.load(Ordering::SeqCst) {
-        reap_in(&table());
+        reap_in(&run_table(None));
     }
 }
 
@@ -237,10 +335,14 @@ impl Tree {
         child_done: &mut dyn FnMut() -> bool,
     ) {
         let child = |done: bool| (!done).then_some(self.pgid);
-        let procs = table();
+        let done = child_done();
+        if done && nothing_left(self.pgid) {
+            return;
+        }
+        let procs = run_table(child(done));
         // orphans that exited on their own since the last run ended
         reap_in(&procs);
-        let mut left = members_in(&procs, &self.entry, child(child_done()));
+        let mut left = members_in(&procs, &self.entry, child(done));
         if left.is_empty() {
             return;
         }

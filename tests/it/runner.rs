@@ -177,12 +177,24 @@ const ESCAPES: &[(&str, &str)] = &[
 /// runs `escape` first unless it also holds "hay": most candidates leave a
 /// process behind (or hang until their timeout).
 fn escaping_test(dir: &Path, name: &str, escape: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    escaping_test_after(dir, name, escape, |_| String::new())
+}
+
+/// [`escaping_test`], its script starting with what `before` makes of the
+/// file of recorded pids.
+fn escaping_test_after(
+    dir: &Path,
+    name: &str,
+    escape: &str,
+    before: impl Fn(&Path) -> String,
+) -> (std::path::PathBuf, std::path::PathBuf) {
     let pids = dir.join(format!("{name}.pids"));
     let escape = escape.replace("{pids}", &pids.display().to_string());
     let test = script(
         &dir.join(format!("{name}.sh")),
         &format!(
-            "grep -q needle \"$1\" || exit 1\nif ! grep -q hay \"$1\"; then\n{escape}\nfi\nexit 0"
+            "{}grep -q needle \"$1\" || exit 1\nif ! grep -q hay \"$1\"; then\n{escape}\nfi\nexit 0",
+            before(&pids)
         ),
     );
     (test, pids)
@@ -213,6 +225,37 @@ fn processes_that_leave_the_group_do_not_outlive_their_test() {
             left.len()
         );
     }
+}
+
+#[test]
+fn regression_a_process_left_by_a_test_that_exited_is_gone_before_the_next_test() {
+    // the check after a test that exits at once is cut short when nothing
+    // is left (an empty process group, no orphan adopted): a process that
+    // left the group and outlived its script must still be found then, not
+    // only by the sweep when hdd exits. Each test first writes down every
+    // process an earlier test left that is still alive; at -j 1 no other
+    // test runs beside it.
+    let dir = scratch();
+    let input = dir.path().join("data.json");
+    fs::write(&input, "[\"needle\", \"hay\", [1, 2], \"x\"]\n").expect("write");
+    let (_, escape) = ESCAPES.iter().find(|(n, _)| *n == "setsid-and-exit").expect("escape");
+    let seen = dir.path().join("seen-alive");
+    let check = |pids: &Path| {
+        format!(
+            "for p in $(cat '{}' 2>/dev/null); do\n  \
+             s=$(cut -d' ' -f3 /proc/$p/stat 2>/dev/null) && [ \"$s\" != Z ] && echo $p >> '{}'\n\
+             done\n",
+            pids.display(),
+            seen.display()
+        )
+    };
+    let (test, pids) = escaping_test_after(dir.path(), "left", escape, check);
+    let out = run(hdd().arg("-t").arg(&test).arg(&input).args(["-j1", "--timeout", "5s"]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let started = fs::read_to_string(&pids).unwrap_or_default().lines().count();
+    assert!(started > 1, "too few tests left a process: {started}");
+    let seen = fs::read_to_string(&seen).unwrap_or_default();
+    assert!(seen.is_empty(), "alive when a later test started: {seen}");
 }
 
 #[test]
