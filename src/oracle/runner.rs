@@ -14,9 +14,14 @@
 //! period), and after the test exits (so nothing it left in the background
 //! outlives it). `TMPDIR` points into the run's private directory, stdin is
 //! empty, and the test's output goes nowhere (or, for the first run, into a
-//! file so a failure can be shown), so a chatty test never blocks. The run
-//! directory is removed after each run, and the session directory
-//! ([`scratch`](super::scratch)) when the runner is dropped.
+//! file so a failure can be shown), so a chatty test never blocks. After a
+//! run its directory is emptied of all the test left (a compiler's `a.out`
+//! must never reach the next test) and kept for a later run: making and
+//! removing three directories per test cost more CPU than anything else hdd
+//! does per test at `-j 64` (on ext4, `mkdir` right after many removals
+//! searches the inode table; BENCHMARKS.md, "What a test costs hdd"). The
+//! session directory ([`scratch`](super::scratch)) goes when the runner is
+//! dropped.
 //!
 //! A set of files ([`Layout::Set`]) is written as a private copy of the whole
 //! set, same relative layout: the candidate's bytes are the files' texts
@@ -31,7 +36,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -237,6 +242,9 @@ pub struct Runner {
     mark: String,
     stop: Arc<Stop>,
     runs: AtomicU64,
+    /// Run directories emptied after their run, for the next runs (see
+    /// [`empty_run_dir`]).
+    free: Mutex<Vec<PathBuf>>,
 }
 
 /// What gets a worker's text buffer back once its candidate is written.
@@ -279,6 +287,7 @@ impl Runner {
             mark,
             stop,
             runs: AtomicU64::new(0),
+            free: Mutex::new(Vec::new()),
         })
     }
 
@@ -325,9 +334,13 @@ impl Runner {
         cancel: Option<&Cancel>,
     ) -> Result<Report> {
         let n = self.runs.fetch_add(1, Ordering::Relaxed);
-        let dir = self.root.path().join(format!("run{n}"));
+        let reused = self.free.lock().expect("run dir pool").pop();
+        let dir = reused.unwrap_or_else(|| self.root.path().join(format!("run{n}")));
         let result = self.run_in(&dir, n, text, absent, capture, cancel);
-        let _ = fs::remove_dir_all(&dir);
+        match empty_run_dir(&dir) {
+            Ok(()) => self.free.lock().expect("run dir pool").push(dir),
+            Err(_) => drop(fs::remove_dir_all(&dir)),
+        }
         result
     }
 
@@ -342,8 +355,11 @@ impl Runner {
     ) -> Result<Report> {
         let work = dir.join("work");
         let tmp = dir.join("tmp");
-        fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
-        fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        if !tmp.is_dir() {
+            fs::create_dir_all(&work)
+                .with_context(|| format!("cannot create {}", work.display()))?;
+            fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        }
         let bytes = text.bytes();
         let (cwd, args) = match &self.spec.layout {
             Layout::File(name) => {
@@ -497,6 +513,24 @@ impl Drop for Runner {
         // whatever a run left (a test that was never waited for): nothing outlives hdd
         reaper::end_all(&self.mark);
     }
+}
+
+/// Empties run directory `dir` for the next run: removes everything the
+/// test left in its working directory and its `TMPDIR`, the candidate too
+/// (the test may have changed it in any way). An error leaves the
+/// directory unfit for reuse; the caller removes it.
+fn empty_run_dir(dir: &Path) -> std::io::Result<()> {
+    for sub in ["work", "tmp"] {
+        for entry in fs::read_dir(dir.join(sub))? {
+            let entry = entry?;
+            // the type of the entry itself: a link is removed, never followed
+            match entry.file_type()?.is_dir() {
+                true => fs::remove_dir_all(entry.path())?,
+                false => fs::remove_file(entry.path())?,
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Whether `path` starts with `#!` or is an ELF binary: something the kernel
