@@ -23,6 +23,14 @@
 //! session directory ([`scratch`](super::scratch)) goes when the runner is
 //! dropped.
 //!
+//! If hdd is killed with SIGKILL it runs no code of its own, so a
+//! [`Watchdog`], a small shell started with the runner, ends every process
+//! of its runs then: it holds a pipe from hdd, and when that closes without
+//! hdd's word that all is done it sends SIGTERM, and SIGKILL after the
+//! grace period, to every process carrying the runs' mark. (A parent-death
+//! signal reached the test's own process only, not the compiler the script
+//! waited for, and setting one made every spawn fork hdd.)
+//!
 //! A set of files ([`Layout::Set`]) is written as a private copy of the whole
 //! set, same relative layout: the candidate's bytes are the files' texts
 //! joined by [`forest::SEPARATOR`], and the files that are not reduced are
@@ -245,6 +253,9 @@ pub struct Runner {
     /// Run directories emptied after their run, for the next runs (see
     /// [`empty_run_dir`]).
     free: Mutex<Vec<PathBuf>>,
+    /// Ends the runs' processes if hdd is killed outright; `None` where no
+    /// shell could be started.
+    watchdog: Option<Watchdog>,
 }
 
 /// What gets a worker's text buffer back once its candidate is written.
@@ -280,6 +291,7 @@ impl Runner {
         let via_shell = !spec.launcher.is_empty() && !has_interpreter(&spec.test);
         let name = root.path().file_name().map(|n| n.to_string_lossy().into_owned());
         let mark = format!("{}.{}.", std::process::id(), name.unwrap_or_default());
+        let watchdog = Watchdog::start(&mark, spec.grace);
         Ok(Runner {
             spec,
             via_shell: AtomicBool::new(via_shell),
@@ -288,6 +300,7 @@ impl Runner {
             stop,
             runs: AtomicU64::new(0),
             free: Mutex::new(Vec::new()),
+            watchdog,
         })
     }
 
@@ -418,19 +431,11 @@ impl Runner {
                     cmd.stdout(Stdio::null()).stderr(Stdio::null());
                 }
             }
+            // no pre_exec: std then starts the test with posix_spawn (vfork)
+            // instead of forking hdd, whose copy of a large multi-threaded
+            // address space took a quarter of hdd's CPU at -j 64; if hdd is
+            // killed outright, the watchdog ends the test
             cmd.process_group(0);
-            // the test dies with us, even if we are killed with SIGKILL; a
-            // launcher gets SIGTERM, which srun turns into cancelling its step
-            // (SIGKILL would leave the step running on its node)
-            let death = if launcher.is_empty() { libc::SIGKILL } else { libc::SIGTERM };
-            #[cfg(target_os = "linux")]
-            // SAFETY: prctl is async-signal-safe and touches no memory of ours.
-            unsafe {
-                cmd.pre_exec(move || {
-                    libc::prctl(libc::PR_SET_PDEATHSIG, death);
-                    Ok(())
-                });
-            }
             // no orphan sweep may reap the child before it is registered
             let mut registry = Registry::lock();
             match cmd.spawn() {
@@ -512,6 +517,68 @@ impl Drop for Runner {
     fn drop(&mut self) {
         // whatever a run left (a test that was never waited for): nothing outlives hdd
         reaper::end_all(&self.mark);
+        if let Some(watchdog) = self.watchdog.take() {
+            watchdog.stand_down();
+        }
+    }
+}
+
+/// The watchdog's script: `$1` is the mark of the runs (`HDD_RUN=PREFIX`),
+/// `$2` the grace period in seconds. It waits for hdd's word; a pipe closed
+/// without it means hdd is gone, and what carries the mark is ended. A
+/// process in the middle of `execve` may show no environment for a moment:
+/// the last sweeps catch it.
+const WATCHDOG: &str = r#"read -r word
+[ "$word" = done ] && exit 0
+sweep() {
+  for env in /proc/[0-9]*/environ; do
+    if grep -qzF "$1" "$env" 2>/dev/null; then
+      pid=${env#/proc/}
+      kill -"$2" "${pid%/environ}" 2>/dev/null
+    fi
+  done
+}
+sweep "$1" TERM
+sleep "$2"
+for round in 1 2 3; do sweep "$1" KILL; sleep 0.1; done
+"#;
+
+/// A shell that outlives hdd to end its runs' processes when hdd is
+/// killed outright (see the module's doc).
+#[derive(Debug)]
+struct Watchdog {
+    child: Child,
+    word: Option<std::process::ChildStdin>,
+}
+
+impl Watchdog {
+    /// Starts the watchdog of the runs marked `mark`; `None` if no shell
+    /// can be started (hdd then runs without one).
+    fn start(mark: &str, grace: Duration) -> Option<Watchdog> {
+        let mut cmd = Command::new("/bin/sh");
+        cmd.arg("-c").arg(WATCHDOG).arg("hdd-watchdog");
+        cmd.arg(format!("{}={mark}", reaper::VAR)).arg(format!("{:.3}", grace.as_secs_f64()));
+        // not of the terminal's process group (Ctrl-C is hdd's to handle),
+        // and never taken for a test's process
+        cmd.stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null());
+        cmd.env_remove(reaper::VAR).process_group(0);
+        // registered like a test child: no orphan sweep reaps it, and it is
+        // not an orphan the reaper looks into
+        let mut registry = Registry::lock();
+        let mut child = cmd.spawn().ok()?;
+        Registry::add(&mut registry, child.id() as i32);
+        let word = child.stdin.take();
+        Some(Watchdog { child, word })
+    }
+
+    /// hdd ends well: tells the watchdog so, and waits for it to exit.
+    fn stand_down(mut self) {
+        use std::io::Write;
+        if let Some(mut word) = self.word.take() {
+            let _ = word.write_all(b"done\n");
+        }
+        let _ = self.child.wait();
+        Registry::remove(self.child.id() as i32);
     }
 }
 

@@ -539,3 +539,26 @@ fn regression_deeper_than_path_max_the_input_and_the_test_are_not_outputs() {
         assert!(err.contains(refusal), "{err}");
     }
 }
+
+#[test]
+fn regression_a_run_killed_with_kill_9_leaves_no_test_process_behind() {
+    // hdd ends its tests' whole trees when it stops, but a run killed with
+    // kill -9 runs no code of its own: the parent-death signal it used to
+    // give each test reached the script alone, and the program the script
+    // waited for (a compiler; here sleep) ran on to its end
+    let dir = scratch();
+    let input = dir.path().join("bug.c");
+    fs::write(&input, many_lines()).expect("write");
+    let pids = dir.path().join("pids");
+    let test = script(
+        &dir.path().join("t.sh"),
+        &format!("echo $$ >> {p}\nsleep 60 &\necho $! >> {p}\nwait", p = pids.display()),
+    );
+    let mut child = hdd().arg("-t").arg(&test).arg(&input).arg("-q").spawn().expect("spawn");
+    wait_for("a test and its program", Duration::from_secs(20), || {
+        fs::read_to_string(&pids).is_ok_and(|t| t.lines().count() >= 2)
+    });
+    child.kill().expect("kill -9");
+    child.wait().expect("wait");
+    wait_for("no test process", Duration::from_secs(10), || survivors(&pids).is_empty());
+}
