@@ -92,19 +92,10 @@ struct Proc {
 /// process on the machine keeps the check after every test cheap.
 fn table() -> Vec<Proc> {
     let me = std::process::id() as i32;
-    let Some(mut todo) = children(me) else { return whole_table() };
-    let mut out = Vec::new();
-    let mut seen = HashSet::new();
-    while let Some(pid) = todo.pop() {
-        if !seen.insert(pid) {
-            continue;
-        }
-        if let Some(p) = proc_of(pid) {
-            out.push(p);
-            todo.extend(children(pid).unwrap_or_default());
-        }
+    match children(me) {
+        Some(roots) => subtrees(roots),
+        None => whole_table(),
     }
-    out
 }
 
 /// The processes of one run, and what their subtrees hold: the run's child
@@ -114,10 +105,16 @@ fn table() -> Vec<Proc> {
 /// The whole of [`table`] where the kernel does not list a thread's
 /// children, or hdd adopts no orphans.
 fn run_table(child: Option<i32>) -> Vec<Proc> {
-    let Some(mut todo) = adopted().filter(|_| ADOPTING.load(Ordering::SeqCst)) else {
+    let Some(mut roots) = adopted().filter(|_| ADOPTING.load(Ordering::SeqCst)) else {
         return table();
     };
-    todo.extend(child);
+    roots.extend(child);
+    subtrees(roots)
+}
+
+/// The processes `roots` and their descendants, by the kernel's children
+/// files.
+fn subtrees(mut todo: Vec<i32>) -> Vec<Proc> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     while let Some(pid) = todo.pop() {
