@@ -9,12 +9,8 @@
 //! of the cancelled speculation whose candidate the stream hands out again
 //! under the new assumptions is kept, not run again: the probes of a batch
 //! do not depend on each other's outcomes, so a wrong guess about one
-//! costs nothing. A round's first probe, though, depends on all the
-//! probes of the round before it (a failed block's halves come from its
-//! failure), so its chance of being needed counts those probes too
-//! ([`Search::opens_round`](crate::reduce::Search::opens_round)). Only
-//! settled outcomes reach the search, so the result is the same for
-//! every N.
+//! costs nothing. Only settled outcomes reach the search, so the result is
+//! the same for every N.
 //!
 //! A wrong guess costs a full test latency however many workers there
 //! are, and the chain of guesses soon gets too unlikely to go deeper; so
