@@ -218,7 +218,7 @@ const ENVIRON_TRIES: u32 = 20;
 /// Process `pid`'s environment, once it can be believed. While a process
 /// is in `execve`, `/proc/PID/environ` reads as empty or cut short (seen:
 /// 128 of 1370 bytes) until its new stack is set up; a test's `setsid
-/// sleep 60 &`, caught so as its script exited, was taken for a stranger
+/// sleep 60 &`, caught as its script exited, was taken for a stranger
 /// and outlived its test (in every run of
 /// `regression_a_process_left_by_a_test_that_exited_is_gone_before_the_next_test`).
 /// A read that holds a mark ([`VAR`]`=`) is believed: the strings are in
