@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use super::guard::{Best, Budget, Guard, Permit};
+use super::guard::{Best, Budget, Guard, Permit, Turn};
 use super::runner::{Outcome, Runner};
 use super::stop::Cancel;
 use crate::language::GuardBase;
@@ -356,11 +356,16 @@ impl<'a> Checker<'a> {
                 // copy of the text; taken before the best is picked up, so
                 // that a worker waiting for it keeps no old best alive
                 let len = self.best.lock().expect("best lock").text.len();
-                let permit = self.budget.take(len);
-                let best = self.best.lock().expect("best lock").clone();
-                let checked = self.check(&mut scratch, tree, best, permit, &job);
-                scratch.trim();
-                checked
+                let turn = Turn::of(job.index, job.ticket);
+                let permit = self.budget.take(len, turn, Some(&job.cancel));
+                if job.cancel.is_set() {
+                    (Ok(Eval::Dropped), None)
+                } else {
+                    let best = self.best.lock().expect("best lock").clone();
+                    let checked = self.check(&mut scratch, tree, best, permit, &job);
+                    scratch.trim();
+                    checked
+                }
             };
             let answer =
                 Done { ticket: job.ticket, index: job.index, level: job.level, eval, found };

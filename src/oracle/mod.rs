@@ -43,7 +43,7 @@ pub mod stop;
 
 use check::{Checker, Done, Eval, Found, Job, Scratch};
 use dispatch::{Dispatch, Ledger};
-use guard::{Best, Guard};
+use guard::{Best, Guard, Turn};
 use predict::{Odds, Timing};
 use runner::{Outcome, Runner};
 use stats::Stats;
@@ -277,7 +277,7 @@ impl<'a> Evaluator<'a> {
     fn improve(&mut self, mask: &Mask, found: Found) {
         // the new best's text and parse are made under a share of the
         // budget, like a worker's candidate: not beside a worker's check
-        let permit = self.checker.budget.take(self.best.text.len());
+        let permit = self.checker.budget.take(self.best.text.len(), Turn::BEST, None);
         let text: Arc<[u8]> = Arc::from(self.scratch.unparse(&self.tree, mask));
         self.scratch.trim();
         self.stats.count_improvement(self.best.text.len(), text.len());
