@@ -90,6 +90,16 @@ pub(super) trait Ledger {
 /// tests, and `-j 64` slower (BENCHMARKS.md, "Many workers").
 const MIN_CHANCE: f64 = 0.2;
 
+/// How many candidates, per worker, may be handed out and not settled (of
+/// the chain and in reserve, answered or not). Answers that wait for a
+/// slow test before them do not make the chain less likely, so without a
+/// bound a slow test lets the chain run on, each of its candidates
+/// holding a mask, and each change of assumption replaying them all.
+const WINDOW_PER_JOB: usize = 8;
+
+/// The least window, for few workers.
+const MIN_WINDOW: usize = 64;
+
 /// A candidate handed to a worker and not answered yet.
 struct Flight {
     ticket: u64,
@@ -310,6 +320,19 @@ impl Dispatch {
         }
     }
 
+    /// Candidates handed out and not settled, of the chain and in reserve
+    /// (but a reserve [`Dispatch::fetch_other`] has taken out).
+    fn speculated(&self) -> usize {
+        self.pending.len() + self.reserves.values().map(|r| r.tests.len()).sum::<usize>()
+    }
+
+    /// Whether the window has room for one more candidate, with `more`
+    /// besides those [`Dispatch::speculated`] counts.
+    fn window_open(&self, ledger: &dyn Ledger, more: usize) -> bool {
+        let window = (ledger.jobs() * WINDOW_PER_JOB).max(MIN_WINDOW);
+        self.speculated() + more < window
+    }
+
     /// Tests running, of the chain and in reserve.
     fn running(&self) -> usize {
         let reserve = self.reserves.values().flat_map(|r| &r.tests);
@@ -330,6 +353,7 @@ impl Dispatch {
         while !self.exhausted && self.held.is_none() {
             let chain = self.chain_chance();
             let wanted = self.running() < ledger.jobs()
+                && self.window_open(ledger, 0)
                 && chain >= MIN_CHANCE
                 && self.likeliest_branch().is_none_or(|(_, other, _)| chain >= other);
             if !wanted && self.orphans.is_empty() {
@@ -508,6 +532,9 @@ impl Dispatch {
         let (mut launched, was) = (0, (reserve.tests.len(), reserve.ended));
         let sent = loop {
             if launched == room || chance < rival || reserve.ended {
+                break Ok(());
+            }
+            if !self.window_open(ledger, reserve.tests.len()) {
                 break Ok(());
             }
             let Some(c) = candidates.next() else {
@@ -783,6 +810,7 @@ mod tests {
     //! latency are chosen by the test, and every result must be the one a
     //! one-at-a-time run settles.
 
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::Mutex;
 
     use super::*;
@@ -816,6 +844,10 @@ mod tests {
         /// If set, the chance that a probe (of a block or a hoist) passes,
         /// whatever its search expects.
         probes_pass: Option<f64>,
+        /// Whether candidate 0's test is running (on the pool's fake).
+        first_running: AtomicBool,
+        /// The highest candidate whose test started while candidate 0's ran.
+        highest_beside_first: AtomicUsize,
     }
 
     impl<'s> Fake<'s> {
@@ -833,14 +865,23 @@ mod tests {
                 stop_after: None,
                 sure: 1.0,
                 probes_pass: None,
+                first_running: AtomicBool::new(false),
+                highest_beside_first: AtomicUsize::new(0),
             }
         }
 
         /// A worker: answers each job after its scripted latency, or as
         /// soon as it is cancelled.
         fn work(&self, jobs: &Mutex<mpsc::Receiver<Job>>, done: mpsc::Sender<Done>) {
-            while let Ok(job) = jobs.lock().expect("jobs").recv() {
+            loop {
+                // not `while let`: its lock would be held while the job runs
+                let Ok(job) = jobs.lock().expect("jobs").recv() else { return };
                 let (outcome, latency) = (self.script)(&self.units.present_bfs(&job.mask));
+                if job.index == 0 {
+                    self.first_running.store(true, Ordering::SeqCst);
+                } else if self.first_running.load(Ordering::SeqCst) {
+                    self.highest_beside_first.fetch_max(job.index, Ordering::SeqCst);
+                }
                 let started = Instant::now();
                 let mut outcome = outcome;
                 while started.elapsed() < latency {
@@ -849,6 +890,9 @@ mod tests {
                         break;
                     }
                     std::thread::sleep(Duration::from_micros(200));
+                }
+                if job.index == 0 {
+                    self.first_running.store(false, Ordering::SeqCst);
                 }
                 let eval = Ok(Eval::Tested(outcome, started.elapsed()));
                 let answer =
@@ -930,6 +974,8 @@ mod tests {
                 for done in done_rx.iter() {
                     self.waste(&done);
                 }
+                let highest = pool.highest_beside_first.load(Ordering::SeqCst);
+                self.highest_beside_first.fetch_max(highest, Ordering::SeqCst);
                 verdict
             })
         }
@@ -1022,6 +1068,31 @@ mod tests {
             let used = counts.other_branch_used > 0;
             assert!(used || jobs == 2, "-j {jobs}: no test of another branch was used");
         }
+    }
+
+    #[test]
+    fn a_slow_test_holds_the_chain_to_its_window() {
+        // every unit is needed, and the first candidate's test is slow:
+        // the others answer at once, as guessed, and would let the chain
+        // run on without bound while it waits for the first to settle
+        let script = |p: &[NodeId]| {
+            let outcome = if p.len() == 400 { Outcome::Interesting } else { Outcome::Exit(1) };
+            (outcome, ms(if p.contains(&NodeId(1)) { 1 } else { 300 }))
+        };
+        let tree = flat(400);
+        let units = Units::new(&tree);
+        let reduce = |oracle: &mut dyn Oracle| {
+            let mut mask = Mask::new(tree.len());
+            run(OneMinimal::new(Order::Forward), &units, &mut mask, oracle).expect("finished");
+            mask
+        };
+        let mut plain = FnOracle::new(&units, |p: &[NodeId]| script(p).0.is_interesting());
+        let sequential = reduce(&mut plain);
+        let mut fake = Fake::new(&units, &script, 2);
+        assert_eq!(reduce(&mut fake), sequential);
+        let highest = fake.highest_beside_first.load(Ordering::SeqCst);
+        assert!(highest > 0, "nothing ran beside the slow test");
+        assert!(highest < MIN_WINDOW, "candidate {highest} was handed out beside the slow test");
     }
 
     #[test]
