@@ -27,9 +27,9 @@
 //! [`Watchdog`], a small shell started with the runner, ends every process
 //! of its runs then: it holds a pipe from hdd, and when that closes without
 //! hdd's word that all is done it sends SIGTERM, and SIGKILL after the
-//! grace period, to every process carrying the runs' mark. (The parent-death
-//! signal each test still gets reaches the test's own process only, not the
-//! compiler the script waited for.)
+//! grace period, to every process carrying the runs' mark. (A parent-death
+//! signal reached the test's own process only, not the compiler the script
+//! waited for, and setting one made every spawn fork hdd.)
 //!
 //! A set of files ([`Layout::Set`]) is written as a private copy of the whole
 //! set, same relative layout: the candidate's bytes are the files' texts
@@ -431,23 +431,11 @@ impl Runner {
                     cmd.stdout(Stdio::null()).stderr(Stdio::null());
                 }
             }
+            // no pre_exec: std then starts the test with posix_spawn (vfork)
+            // instead of forking hdd, whose copy of a large multi-threaded
+            // address space took a quarter of hdd's CPU at -j 64; if hdd is
+            // killed outright, the watchdog ends the test
             cmd.process_group(0);
-            // the test's own process dies with us, even if we are killed with
-            // SIGKILL (the watchdog ends the rest); a launcher gets SIGTERM,
-            // which srun turns into cancelling its step. This makes std fork
-            // hdd rather than posix_spawn: spawning without it was cheaper,
-            // but made hdd's peak memory at -j 8 jump from 77 MB to over
-            // 200 MB in a third of the runs (BENCHMARKS.md, "What a test
-            // costs hdd"), not yet understood
-            let death = if launcher.is_empty() { libc::SIGKILL } else { libc::SIGTERM };
-            #[cfg(target_os = "linux")]
-            // SAFETY: prctl is async-signal-safe and touches no memory of ours.
-            unsafe {
-                cmd.pre_exec(move || {
-                    libc::prctl(libc::PR_SET_PDEATHSIG, death);
-                    Ok(())
-                });
-            }
             // no orphan sweep may reap the child before it is registered
             let mut registry = Registry::lock();
             match cmd.spawn() {

@@ -543,9 +543,10 @@ fn regression_deeper_than_path_max_the_input_and_the_test_are_not_outputs() {
 #[test]
 fn regression_a_run_killed_with_kill_9_leaves_no_test_process_behind() {
     // hdd ends its tests' whole trees when it stops, but a run killed with
-    // kill -9 runs no code of its own: the parent-death signal each test
-    // gets reaches the script alone, and the program the script waited for
-    // (a compiler; here sleep) ran on to its end until the watchdog came
+    // kill -9 runs no code of its own: only its watchdog ends the script and
+    // the program the script waited for (a compiler; here sleep), which ran
+    // on to its end before the watchdog came (a parent-death signal reached
+    // the script alone)
     let dir = scratch();
     let input = dir.path().join("bug.c");
     fs::write(&input, many_lines()).expect("write");
