@@ -9,8 +9,12 @@
 //! of the cancelled speculation whose candidate the stream hands out again
 //! under the new assumptions is kept, not run again: the probes of a batch
 //! do not depend on each other's outcomes, so a wrong guess about one
-//! costs nothing. Only settled outcomes reach the search, so the result is
-//! the same for every N.
+//! costs nothing. A round's first probe, though, depends on all the
+//! probes of the round before it (a failed block's halves come from its
+//! failure), so its chance of being needed counts those probes too
+//! ([`Search::opens_round`](crate::reduce::Search::opens_round)). Only
+//! settled outcomes reach the search, so the result is the same for
+//! every N.
 //!
 //! A wrong guess costs a full test latency however many workers there
 //! are, and the chain of guesses soon gets too unlikely to go deeper; so
@@ -117,6 +121,9 @@ struct Pending {
     context: Context,
     /// Whether it becomes the best if interesting.
     commit: bool,
+    /// It opens a round of probes: it depends on the outcomes of the
+    /// probes before it, as the other probes of its round do not.
+    opens_round: bool,
     /// What it was guessed to turn out when handed out.
     guess: bool,
     /// What the stream now assumes.
@@ -363,6 +370,9 @@ impl Dispatch {
                 self.exhausted = true;
                 break;
             };
+            // a round's first probe is needed only if the probes of the
+            // round before it all fail, as assumed
+            let wanted = wanted && (!c.opens_round || self.round_wanted());
             let kept = self.take_orphan(&c.mask);
             if kept.is_none() && !wanted {
                 // not needed yet, and not run before: the stream takes it
@@ -393,6 +403,7 @@ impl Dispatch {
                 mask: c.mask,
                 context: c.context,
                 commit: c.commit,
+                opens_round: c.opens_round,
                 guess,
                 assumed,
                 sure,
@@ -634,9 +645,40 @@ impl Dispatch {
     /// probe changes nothing the candidates after it depend on, but its
     /// merge, which is held until the probes are answered.)
     fn chain_chance(&self) -> f64 {
-        let pending =
-            self.pending.iter().filter(|(i, p)| p.commit && !self.answers.contains_key(i));
-        pending.map(|(_, p)| p.sure).product::<f64>()
+        self.chain_odds().0
+    }
+
+    /// The chance that the chain's next candidate will be needed if it is
+    /// of the round of the last one handed out (see
+    /// [`Dispatch::chain_chance`]), and the factor by which it is smaller
+    /// if it opens a round: the chance that the probes of the last round
+    /// not answered yet turn out as assumed (all fail, or the round would
+    /// end in a merge).
+    fn chain_odds(&self) -> (f64, f64) {
+        let (mut chance, mut round) = (1.0, 1.0);
+        for (i, p) in &self.pending {
+            if p.opens_round {
+                chance *= round;
+                round = 1.0;
+            }
+            if self.answers.contains_key(i) {
+                continue;
+            }
+            match p.commit {
+                true => chance *= p.sure,
+                false => round *= p.sure,
+            }
+        }
+        (chance, round)
+    }
+
+    /// Whether a candidate that opens a round is to be handed out now: it
+    /// is likely enough to be needed, and likelier than the other branch
+    /// of a guess.
+    fn round_wanted(&self) -> bool {
+        let (chance, round) = self.chain_odds();
+        let chance = chance * round;
+        chance >= MIN_CHANCE && self.likeliest_branch().is_none_or(|(_, other, _)| chance >= other)
     }
 
     /// Whether every candidate before `index` has its answer.

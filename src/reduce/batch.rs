@@ -107,6 +107,10 @@ pub struct Batch {
     /// Something was committed since the units left were last tried alone.
     changed: bool,
     started: bool,
+    /// The round was built and none of its changes proposed yet.
+    opening: bool,
+    /// The last proposal opened its round (see [`Search::opens_round`]).
+    opens: bool,
 }
 
 /// A change of a round: a block of units, switched off alone or together
@@ -141,6 +145,8 @@ impl Batch {
             stage: Stage::Probing,
             changed: false,
             started: false,
+            opening: false,
+            opens: false,
         }
     }
 
@@ -252,6 +258,7 @@ impl Batch {
         }
         let blocks = cut(0..self.items.len(), self.width.min(self.items.len()));
         self.round = blocks.into_iter().map(|block| Change { block, users: false }).collect();
+        self.opening = true;
     }
 
     /// Builds the next round from this one's failed blocks (halved, or
@@ -294,6 +301,7 @@ impl Batch {
         self.passed.clear();
         self.failed.clear();
         self.stage = Stage::Probing;
+        self.opening = true;
         !self.round.is_empty()
     }
 
@@ -343,6 +351,7 @@ fn cut(r: Range<usize>, n: usize) -> Vec<Range<usize>> {
 
 impl Search for Batch {
     fn propose(&mut self, units: &Units, mask: &Mask) -> Option<Proposal> {
+        self.opens = false;
         if !self.started {
             self.started = true;
             self.first_round(units, mask);
@@ -352,6 +361,7 @@ impl Search for Batch {
                 Stage::Probing if self.next < self.round.len() => {
                     let ids = self.members(self.next, units, mask);
                     if !ids.is_empty() {
+                        self.opens = std::mem::take(&mut self.opening);
                         return Some(Proposal::Probe(ids));
                     }
                     // nothing left of it: neither passed nor failed
@@ -382,6 +392,10 @@ impl Search for Batch {
                 }
             }
         }
+    }
+
+    fn opens_round(&self) -> bool {
+        self.opens
     }
 
     fn expect(&self) -> bool {

@@ -184,6 +184,14 @@ impl Search for Hdd {
         }
     }
 
+    fn opens_round(&self) -> bool {
+        match &self.current {
+            Some(Doing::Batch(batch)) => batch.opens_round(),
+            Some(Doing::HoistBatch(hoist)) => hoist.opens_round(),
+            _ => false,
+        }
+    }
+
     fn feedback(&mut self, interesting: bool) {
         match &mut self.current {
             Some(Doing::Ddmin(search)) => search.feedback(interesting),

@@ -141,6 +141,10 @@ pub struct HoistBatch {
     next_target: Vec<usize>,
     /// The round is to be built at the next proposal (from the mask then).
     fresh: bool,
+    /// The round was built and none of its hoists proposed yet.
+    opening: bool,
+    /// The last proposal opened its round (see [`Search::opens_round`]).
+    opens: bool,
     /// This round's hoists, outermost node first, each with its node's index.
     round: Vec<(usize, Hoist)>,
     next: usize,
@@ -164,6 +168,8 @@ impl Default for HoistBatch {
             level: None,
             next_target: Vec::new(),
             fresh: true,
+            opening: false,
+            opens: false,
             round: Vec::new(),
             next: 0,
             passed: Vec::new(),
@@ -217,6 +223,7 @@ impl HoistBatch {
             }
         }
         self.fresh = false;
+        self.opening = true;
         self.next = 0;
         self.passed.clear();
         self.stage = Stage::Probing;
@@ -281,6 +288,7 @@ fn applies(units: &Units, mask: &Mask, hoist: Hoist) -> bool {
 
 impl Search for HoistBatch {
     fn propose(&mut self, units: &Units, mask: &Mask) -> Option<Proposal> {
+        self.opens = false;
         loop {
             if self.fresh {
                 self.build_round(units, mask);
@@ -290,6 +298,7 @@ impl Search for HoistBatch {
             }
             match self.stage {
                 Stage::Probing if self.round.len() == 1 => {
+                    self.opens = std::mem::take(&mut self.opening);
                     return Some(Proposal::Hoist(self.round[0].1));
                 }
                 Stage::Probing if self.again.is_some() => {
@@ -304,6 +313,7 @@ impl Search for HoistBatch {
                     }
                 }
                 Stage::Probing if self.next < self.round.len() => {
+                    self.opens = std::mem::take(&mut self.opening);
                     return Some(Proposal::ProbeHoists(vec![self.round[self.next].1]));
                 }
                 Stage::Probing if self.passed.is_empty() => self.fresh = true,
@@ -322,6 +332,10 @@ impl Search for HoistBatch {
                 Stage::Fold { .. } => self.fresh = true,
             }
         }
+    }
+
+    fn opens_round(&self) -> bool {
+        self.opens
     }
 
     fn expect(&self) -> bool {

@@ -123,6 +123,14 @@ pub trait Search: Clone {
     /// Which step of the search made the last proposal (see [`Context`]).
     fn step(&self) -> Step;
 
+    /// Whether the last proposal opens a round of probes (see
+    /// [`Proposal::Probe`]): it depends on the outcomes of the probes of
+    /// the rounds before it, as the other probes of its round do not. Only
+    /// used to decide what to test ahead of time with `-j`.
+    fn opens_round(&self) -> bool {
+        false
+    }
+
     /// Whether the last proposal was interesting; if it was, it is now part of the mask.
     fn feedback(&mut self, interesting: bool);
 
@@ -199,6 +207,8 @@ pub struct Candidate {
     /// Whether it becomes the new best if interesting (a probe does not:
     /// see [`Proposal::Probe`]).
     pub commit: bool,
+    /// It opens a round of probes (see [`Search::opens_round`]).
+    pub opens_round: bool,
     /// The HDD level it belongs to, for progress reports.
     pub level: Option<usize>,
     pub context: Context,

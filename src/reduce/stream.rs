@@ -29,11 +29,12 @@ impl<S: Search> State<S> {
         let context = Context { step: self.search.step(), kind };
         let mask = proposal.apply(&self.mask);
         let commit = proposal.commits();
+        let opens_round = self.search.opens_round();
         self.search.feedback(expect);
         if expect && commit {
             self.mask = mask.clone();
         }
-        Some(Candidate { index, mask, expect, commit, level, context })
+        Some(Candidate { index, mask, expect, commit, opens_round, level, context })
     }
 
     /// Goes past the next proposal (one the search made before) as if it
