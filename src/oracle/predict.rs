@@ -74,6 +74,15 @@ const PRIOR_WEIGHT: f64 = 2.0;
 /// tests") measures it against counting every outcome alike.
 const ODDS_DECAY: f64 = 0.85;
 
+/// The chance that a fold step passes. It adds a change that passed alone
+/// to those before it, so it fails only where two changes interfere: a
+/// few times in a fold of dozens (c-grep's level 2: 3 of 60). The learned
+/// odds, which weigh the last half dozen outcomes, never get past about
+/// 0.95, which held a fold's chain to about 30 steps at once; at 0.99 the
+/// whole fold goes out, and each interference costs one test latency
+/// (BENCHMARKS.md, "The budget's line, and a window").
+const FOLD_CHANCE: f64 = 0.99;
+
 impl Odds {
     pub(super) fn learn(&mut self, context: Context, interesting: bool) {
         let seen = [
@@ -89,6 +98,9 @@ impl Odds {
     /// The chance that a candidate of `context` is interesting, when its
     /// search expects `expect`.
     pub(super) fn chance(&self, context: Context, expect: bool) -> f64 {
+        if context.step == Step::Fold {
+            return FOLD_CHANCE;
+        }
         let blend = |seen: Option<&[f64; 2]>, prior: f64| {
             let [no, yes] = seen.copied().unwrap_or_default();
             (yes + PRIOR_WEIGHT * prior) / (no + yes + PRIOR_WEIGHT)
