@@ -33,7 +33,7 @@ use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, Once};
 
 use anyhow::{Context, Result};
 
@@ -470,6 +470,9 @@ pub struct DirOutput {
     /// With `--in-place`, as for [`Output`]: what the directory holds
     /// unless the user changed it, and the side directory.
     in_place: Option<(Mutex<Stamp>, PathBuf)>,
+    /// Swept once this run's first result is in place: what a killed run
+    /// left beside a missing output was kept as the only copy until then.
+    swept: Once,
 }
 
 /// The default output of a directory: `dir/src` → `dir/src.reduced`.
@@ -505,7 +508,7 @@ impl DirOutput {
                 }
             }
         }
-        Ok(DirOutput { path: path.to_path_buf(), in_place: watched })
+        Ok(DirOutput { path: path.to_path_buf(), in_place: watched, swept: Once::new() })
     }
 
     pub fn path(&self) -> &Path {
@@ -539,7 +542,7 @@ impl DirOutput {
         if Stamp::of_dir(&self.path) == Some(stamp) {
             return Ok(());
         }
-        let saved = DirOutput { path: side.to_path_buf(), in_place: None };
+        let saved = DirOutput { path: side.to_path_buf(), in_place: None, swept: Once::new() };
         saved.replace(best.iter().copied())?;
         Err(changed(&self.path, side))
     }
@@ -583,6 +586,7 @@ impl DirOutput {
         parent.rename(&new_name, &name).with_context(ctx)?;
         // renamed into place: nothing left to remove
         let _ = new.keep();
+        self.swept.call_once(|| sweep(&self.path));
         Ok(())
     }
 }

@@ -88,6 +88,30 @@ fn regression_a_killed_run_leaves_no_temp_directory_for_the_next() {
     assert_eq!(leftovers(dir.path()), Vec::<String>::new());
 }
 
+#[test]
+fn regression_a_killed_runs_only_copy_goes_once_a_new_result_is_in_place() {
+    // a run killed between a directory write's two renames leaves no
+    // output, only the previous result beside it: the next run keeps that
+    // copy while the output is missing, and removes it once its own result
+    // is in place (it stayed: a CI run failed the test above when its kill
+    // came between the renames)
+    let dir = scratch();
+    let src = dir.path().join("src");
+    fs::create_dir(&src).expect("mkdir");
+    fs::write(src.join("a.c"), many_lines()).expect("write");
+    fs::write(src.join("b.c"), "int b;\n").expect("write");
+    let test = script(&dir.path().join("t.sh"), "grep -q needle \"$1\"/a.c");
+    let mut gone = std::process::Command::new("true").spawn().expect("spawn true");
+    gone.wait().expect("wait");
+    let old = dir.path().join(format!(".src.reduced.{}.XyZ790.hdd-old", gone.id()));
+    fs::create_dir(&old).expect("mkdir");
+    fs::write(old.join("a.c"), "the killed run's last result").expect("write");
+    let out = run(hdd().arg("-t").arg(&test).arg(&src).arg("-q"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(dir.path().join("src.reduced/a.c").exists(), "no result");
+    assert_eq!(leftovers(dir.path()), Vec::<String>::new());
+}
+
 /// Runs hdd (`-t` and the rest of `args`) until `out` exists, then kills
 /// it with `kill -9`; its pid.
 fn killed_run_of(args: &[&std::ffi::OsStr], out: &Path) -> i32 {
