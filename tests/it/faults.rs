@@ -69,14 +69,21 @@ fn regression_a_killed_run_leaves_no_temp_file_for_the_next() {
     assert_eq!(leftovers(dir.path()), Vec::<String>::new());
 }
 
-#[test]
-fn regression_a_killed_run_leaves_no_temp_directory_for_the_next() {
-    let dir = scratch();
-    let src = dir.path().join("src");
+/// A set of two files in `dir/src`, and a test that wants one of them:
+/// the set and the test.
+fn a_set(dir: &Path) -> (PathBuf, PathBuf) {
+    let src = dir.join("src");
     fs::create_dir(&src).expect("mkdir");
     fs::write(src.join("a.c"), many_lines()).expect("write");
     fs::write(src.join("b.c"), "int b;\n").expect("write");
-    let test = script(&dir.path().join("t.sh"), "grep -q needle \"$1\"/a.c");
+    let test = script(&dir.join("t.sh"), "grep -q needle \"$1\"/a.c");
+    (src, test)
+}
+
+#[test]
+fn regression_a_killed_run_leaves_no_temp_directory_for_the_next() {
+    let dir = scratch();
+    let (src, test) = a_set(dir.path());
     let pid = killed_run_of(&[test.as_os_str(), src.as_os_str()], &dir.path().join("src.reduced"));
     let stale = dir.path().join(format!(".src.reduced.{pid}.XyZ789.hdd-tmp"));
     fs::create_dir_all(stale.join("sub")).expect("mkdir");
@@ -96,11 +103,7 @@ fn regression_a_killed_runs_only_copy_goes_once_a_new_result_is_in_place() {
     // is in place (it stayed: a CI run failed the test above when its kill
     // came between the renames)
     let dir = scratch();
-    let src = dir.path().join("src");
-    fs::create_dir(&src).expect("mkdir");
-    fs::write(src.join("a.c"), many_lines()).expect("write");
-    fs::write(src.join("b.c"), "int b;\n").expect("write");
-    let test = script(&dir.path().join("t.sh"), "grep -q needle \"$1\"/a.c");
+    let (src, test) = a_set(dir.path());
     let mut gone = std::process::Command::new("true").spawn().expect("spawn true");
     gone.wait().expect("wait");
     let old = dir.path().join(format!(".src.reduced.{}.XyZ790.hdd-old", gone.id()));
