@@ -5,8 +5,10 @@
 
 TRACE is what `hdd --trace` wrote: one JSON line per answered candidate.
 A wave is a run of used answers from a test (`how` test or timeout) that
-came back together: each starts a new wave when it came back more than
-half the median test time after the first answer of the current one.
+were settled together: each starts a new wave when it was settled more
+than half the median test time after the first answer of the current
+one. (The trace writes a used answer when it is settled, after every
+candidate before it: its `at` is that time, not when its test ended.)
 With many workers, the waves are what the run could not do at once (the
 critical path, in test latencies); `-j 1` has one wave per test.
 
