@@ -41,6 +41,13 @@
 //! uses, and a probe that would take a needed unit with another's users
 //! is not made.
 //!
+//! At an HDD level with hoisting ([`Batch::hoisting`]), a unit that fails
+//! alone is offered its hoists right after, in the same round and against
+//! the same mask, and the hoists that pass are merged with the blocks that
+//! passed: a level's deletions and its hoists take one round, not two one
+//! after the other (each a test latency with many workers, and the second
+//! could only start once the first's merge was known).
+//!
 //! In the 1-minimality phase ([`Batch::one_minimal`]) a failed unit is dropped:
 //! each is tried once. On `n` units of which `k` are essential, ddmin's
 //! rounds test at most `2k` blocks each, over about `log2(n / width)`
@@ -54,8 +61,9 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
+use super::hoist::{applies, EARLY_TARGETS};
 use super::{Order, Proposal, Search, Step, Units};
-use crate::syntax::{Mask, NodeId};
+use crate::syntax::{Hoist, Mask, NodeId};
 
 /// Where a batch is in its round (of blocks here, of hoists in
 /// [`HoistBatch`](super::HoistBatch)).
@@ -97,6 +105,16 @@ pub struct Batch {
     /// Per unit (with `users`): it is needed (see [`Batch::mark_needed`]),
     /// so a probe with it among the users of another would fail.
     needed: Vec<bool>,
+    /// Whether a unit that failed alone is offered its hoists in the same
+    /// round (see [`Batch::hoisting`]).
+    hoisting: bool,
+    /// Per unit (with `hoisting`): its hoists were offered.
+    offered: Vec<bool>,
+    /// Hoists to offer in this round right after the last change (with
+    /// `hoisting`).
+    again: Vec<Again>,
+    /// The hoists tried that were not interesting.
+    failed_hoists: Vec<Hoist>,
     /// This round's changes, sorted by position.
     round: Vec<Change>,
     next: usize,
@@ -114,11 +132,29 @@ pub struct Batch {
 }
 
 /// A change of a round: a block of units, switched off alone or together
-/// with the units that use what it declares.
+/// with the units that use what it declares; or a hoist.
 #[derive(Clone, Debug)]
 struct Change {
     block: Range<usize>,
     users: bool,
+    /// A hoist instead (`block` is then empty): its node's index in the
+    /// units' hoistable nodes, its target's index, the hoist.
+    hoist: Option<(usize, usize, Hoist)>,
+}
+
+/// Hoists to offer in the round, right after the change that failed.
+#[derive(Clone, Copy, Debug)]
+enum Again {
+    /// Those of the unit at this position, which failed alone.
+    Unit(usize),
+    /// A hoistable node (its index in the units) from this target on.
+    Node(usize, usize),
+}
+
+impl Change {
+    fn block(block: Range<usize>, users: bool) -> Change {
+        Change { block, users, hoist: None }
+    }
 }
 
 impl Batch {
@@ -138,6 +174,10 @@ impl Batch {
             users: Vec::new(),
             uses: Vec::new(),
             needed: Vec::new(),
+            hoisting: false,
+            offered: Vec::new(),
+            again: Vec::new(),
+            failed_hoists: Vec::new(),
             round: Vec::new(),
             next: 0,
             passed: Vec::new(),
@@ -172,11 +212,82 @@ impl Batch {
         Batch { users, uses, needed, ..self }
     }
 
+    /// This batch, offering each unit that fails alone its hoists (those
+    /// of the hoistable nodes it is the nearest unit of, with at most two
+    /// targets, as [`HoistBatch::at_level`](super::HoistBatch::at_level))
+    /// in the same round, against the same mask, each failed hoist its
+    /// node's next target after it; the hoists that pass are merged with
+    /// the blocks. A level then takes one round where its deletions and
+    /// its hoists took two, one after the other.
+    pub fn hoisting(self) -> Batch {
+        let offered = vec![false; self.items.len()];
+        Batch { hoisting: true, offered, ..self }
+    }
+
+    /// The hoists tried that were not interesting, after a run.
+    pub fn failed_hoists(&self) -> &[Hoist] {
+        &self.failed_hoists
+    }
+
+    /// Change `i` of the round failed: with `hoisting`, its unit is
+    /// offered its hoists in the same round if it was one unit alone,
+    /// not offered them before; a hoist's node its next target.
+    fn offer_hoists(&mut self, i: usize) {
+        if !self.hoisting {
+            return;
+        }
+        let Change { block, users, hoist } = self.round[i].clone();
+        if let Some((h, t, _)) = hoist {
+            self.again.push(Again::Node(h, t + 1));
+            return;
+        }
+        let left: Vec<usize> = self.left(block).collect();
+        if let &[p] = &left[..] {
+            if !users && !std::mem::replace(&mut self.offered[p], true) {
+                self.again.push(Again::Unit(p));
+            }
+        }
+    }
+
+    /// Puts the hoists waiting to be offered into the round, right after
+    /// the last change proposed: each hoistable node's next target that
+    /// can be made under `mask`.
+    fn insert_hoists(&mut self, units: &Units, mask: &Mask) {
+        let early = |h: &usize| {
+            units
+                .hoistable_early(*h)
+                .is_some_and(|(_, t)| !t.is_empty() && t.len() <= EARLY_TARGETS)
+        };
+        let mut nodes = Vec::new();
+        for again in std::mem::take(&mut self.again) {
+            match again {
+                Again::Unit(p) => {
+                    nodes.extend(units.hoistable_in(self.items[p]).filter(early).map(|h| (h, 0)))
+                }
+                Again::Node(h, t) => nodes.push((h, t)),
+            }
+        }
+        let mut at = self.next;
+        for (h, first) in nodes {
+            let (node, targets) = units.hoistable_early(h).expect("a hoistable node");
+            let open =
+                units.is_present(node, mask) && !mask.hoists().iter().any(|x| x.node == node);
+            let next = (first..targets.len())
+                .map(|t| (t, Hoist { node, to: targets[t] }))
+                .find(|&(_, hoist)| applies(units, mask, hoist));
+            if let Some((t, hoist)) = next.filter(|_| open) {
+                self.round
+                    .insert(at, Change { block: 0..0, users: false, hoist: Some((h, t, hoist)) });
+                at += 1;
+            }
+        }
+    }
+
     /// The present units of change `i` of the round (marking the absent
     /// ones gone): its block's, and with its users those of its closure
     /// (see [`Batch::closure`]).
     fn members(&mut self, i: usize, units: &Units, mask: &Mask) -> Vec<NodeId> {
-        let Change { block, users } = self.round[i].clone();
+        let Change { block, users, .. } = self.round[i].clone();
         // (its users may be gone by now, in the fold)
         match users.then(|| self.closure(block.clone())).flatten() {
             Some(inside) => self.present(inside, units, mask),
@@ -209,7 +320,7 @@ impl Batch {
     /// users (one of them is needed then, and it uses this one). So is
     /// every unit a needed one uses.
     fn mark_needed(&mut self, i: usize) {
-        let Change { block, users } = self.round[i].clone();
+        let Change { block, users, hoist: None } = self.round[i].clone() else { return };
         let left: Vec<usize> = self.left(block).collect();
         let &[p] = &left[..] else { return };
         let unused = self.users[p].as_ref().is_some_and(|list| list.iter().all(|&u| self.gone[u]));
@@ -257,7 +368,7 @@ impl Batch {
             self.gone = vec![false; self.items.len()];
         }
         let blocks = cut(0..self.items.len(), self.width.min(self.items.len()));
-        self.round = blocks.into_iter().map(|block| Change { block, users: false }).collect();
+        self.round = blocks.into_iter().map(|block| Change::block(block, false)).collect();
         self.opening = true;
     }
 
@@ -265,11 +376,11 @@ impl Batch {
     /// dropped); false when there is nothing left to try.
     fn next_round(&mut self) -> bool {
         let mut round = Vec::new();
-        let alone = |block| Change { block, users: false };
+        let alone = |block| Change::block(block, false);
         for &i in &self.failed {
-            let Change { block: r, users } = self.round[i].clone();
-            if users {
-                // its halves are in the same round
+            let Change { block: r, users, hoist } = self.round[i].clone();
+            if users || hoist.is_some() {
+                // its halves are in the same round; a hoist is tried once
                 continue;
             }
             let left: Vec<usize> = self.left(r.clone()).collect();
@@ -285,7 +396,7 @@ impl Batch {
             // (not when that would take a unit known to be needed)
             let closure = self.closure(r.clone());
             if self.split && closure.is_some_and(|c| !c.iter().any(|&p| self.needed[p])) {
-                round.push(Change { block: r, users: true });
+                round.push(Change::block(r, true));
             }
         }
         if round.is_empty() && self.fixpoint && self.changed {
@@ -316,18 +427,52 @@ impl Batch {
         self.changed = true;
     }
 
-    /// The present units of the blocks that passed.
-    fn merged(&mut self, units: &Units, mask: &Mask) -> Vec<NodeId> {
+    /// The merge: the present units of the blocks that passed, switched
+    /// off, then the hoists that passed that can still be made.
+    fn merged(&mut self, units: &Units, mask: &Mask) -> Proposal {
         let mut ids = Vec::new();
+        let mut hoists = Vec::new();
         for k in 0..self.passed.len() {
-            ids.extend(self.members(self.passed[k], units, mask));
+            match self.round[self.passed[k]].hoist {
+                Some((_, _, hoist)) => hoists.push(hoist),
+                None => ids.extend(self.members(self.passed[k], units, mask)),
+            }
         }
         if !self.users.is_empty() {
             // two changes' users may be the same units
             let mut seen = HashSet::new();
             ids.retain(|&id| seen.insert(id));
         }
-        ids
+        if hoists.is_empty() {
+            return Proposal::Off(ids);
+        }
+        let mut merged = mask.with_off(&ids);
+        hoists.retain(|&hoist| {
+            let made = applies(units, &merged, hoist);
+            if made {
+                merged = merged.with_hoist(hoist);
+            }
+            made
+        });
+        Proposal::OffHoists(ids, hoists)
+    }
+
+    /// The proposal of change `i`, a fold step, if there is anything left
+    /// of it to make.
+    fn fold_step(&mut self, i: usize, units: &Units, mask: &Mask) -> Option<Proposal> {
+        match self.round[i].hoist {
+            Some((_, _, hoist)) => applies(units, mask, hoist).then_some(Proposal::Hoist(hoist)),
+            None => {
+                Some(self.members(i, units, mask)).filter(|ids| !ids.is_empty()).map(Proposal::Off)
+            }
+        }
+    }
+
+    /// Remembers change `i` of the round as a failed hoist if it is one.
+    fn hoist_failed(&mut self, i: usize) {
+        if let Some((_, _, hoist)) = self.round[i].hoist {
+            self.failed_hoists.push(hoist);
+        }
     }
 }
 
@@ -358,7 +503,12 @@ impl Search for Batch {
         }
         loop {
             match self.stage {
+                Stage::Probing if !self.again.is_empty() => self.insert_hoists(units, mask),
                 Stage::Probing if self.next < self.round.len() => {
+                    if let Some((_, _, hoist)) = self.round[self.next].hoist {
+                        // (made under the round's mask when inserted)
+                        return Some(Proposal::ProbeHoists(vec![hoist]));
+                    }
                     let ids = self.members(self.next, units, mask);
                     if !ids.is_empty() {
                         self.opens = std::mem::take(&mut self.opening);
@@ -375,13 +525,10 @@ impl Search for Batch {
                 Stage::Probing => {
                     self.stage = Stage::Merging;
                 }
-                Stage::Merging => {
-                    return Some(Proposal::Off(self.merged(units, mask)));
-                }
+                Stage::Merging => return Some(self.merged(units, mask)),
                 Stage::Fold { k } if k < self.passed.len() => {
-                    let ids = self.members(self.passed[k], units, mask);
-                    if !ids.is_empty() {
-                        return Some(Proposal::Off(ids));
+                    if let Some(proposal) = self.fold_step(self.passed[k], units, mask) {
+                        return Some(proposal);
                     }
                     // gone with an earlier block: nothing to add
                     self.stage = Stage::Fold { k: k + 1 };
@@ -405,7 +552,10 @@ impl Search for Batch {
     fn step(&self) -> Step {
         match self.stage {
             Stage::Probing => {
-                let Change { block, users } = self.round[self.next].clone();
+                let Change { block, users, hoist } = self.round[self.next].clone();
+                if hoist.is_some() {
+                    return Step::Hoist;
+                }
                 let single = !users && self.left(block).nth(1).is_none();
                 Step::Probe { single }
             }
@@ -419,6 +569,10 @@ impl Search for Batch {
             Stage::Probing => {
                 if !interesting && !self.users.is_empty() {
                     self.mark_needed(self.next);
+                }
+                if !interesting {
+                    self.hoist_failed(self.next);
+                    self.offer_hoists(self.next);
                 }
                 let list = if interesting { &mut self.passed } else { &mut self.failed };
                 list.push(self.next);
@@ -439,6 +593,7 @@ impl Search for Batch {
                 } else {
                     // it interferes with those before it: like a failed
                     // block, halved (or dropped) for the next round
+                    self.hoist_failed(block);
                     self.failed.push(block);
                 }
                 self.stage = Stage::Fold { k: k + 1 };

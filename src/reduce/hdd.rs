@@ -5,13 +5,14 @@
 //! present, then on to the next level, so whole subtrees go before anyone
 //! looks inside them. With hoisting (HDD+'s default), each level's nodes
 //! with one or two hoist targets are offered them after its ddmin, before
-//! the levels below look inside (see [`Hoisting`]). HDD* (HDD again until a
+//! the levels below look inside (see [`Hoisting`]); batched, in the rounds
+//! of its ddmin, as soon as their unit fails alone (see [`Batch::hoisting`]). HDD* (HDD again until a
 //! pass removes nothing) and HDD+ are plans of these searches (see
 //! [`plan`](super::plan)).
 
 use super::batch::Batch;
 use super::ddmin::{Ddmin, LevelSearch};
-use super::hoist::{HoistBatch, Hoisting};
+use super::hoist::Hoisting;
 use super::{Order, Proposal, Search, Step, Units};
 use crate::syntax::{Hoist, Mask};
 
@@ -35,9 +36,9 @@ pub struct Hdd {
 #[derive(Clone, Debug)]
 enum Doing {
     Ddmin(LevelSearch),
-    Batch(Batch),
+    // (boxed: a batch is much larger than the other searches)
+    Batch(Box<Batch>),
     Hoisting(Hoisting),
-    HoistBatch(HoistBatch),
 }
 
 impl Hdd {
@@ -72,7 +73,7 @@ impl Hdd {
 
     /// This HDD, with each level's ddmin a [`Batch`] whose first round cuts
     /// the level into `width` blocks, and its hoists (with [`Hdd::hoisting`])
-    /// a [`HoistBatch`]: for many workers.
+    /// in the same rounds ([`Batch::hoisting`]): for many workers.
     pub fn batched(self, width: usize) -> Hdd {
         Hdd { batch: Some(width), ..self }
     }
@@ -83,7 +84,7 @@ impl Hdd {
     pub fn failed_hoists(&self) -> impl Iterator<Item = &Hoist> {
         let current = match &self.current {
             Some(Doing::Hoisting(hoist)) => hoist.failed(),
-            Some(Doing::HoistBatch(hoist)) => hoist.failed(),
+            Some(Doing::Batch(batch)) => batch.failed_hoists(),
             _ => &[],
         };
         self.failed.iter().chain(current)
@@ -93,8 +94,11 @@ impl Hdd {
 impl Hdd {
     /// The level's ddmin is done: on to its hoists, or to the next level.
     fn level_done(&mut self) {
-        if self.hoisting && self.batch.is_some() {
-            self.current = Some(Doing::HoistBatch(HoistBatch::at_level(self.level)));
+        if let Some(Doing::Batch(batch)) = &self.current {
+            // its hoists were in its rounds
+            self.failed.extend_from_slice(batch.failed_hoists());
+            self.current = None;
+            self.level += 1;
         } else if self.hoisting {
             self.current = Some(Doing::Hoisting(Hoisting::at_level(self.level)));
         } else {
@@ -124,14 +128,6 @@ impl Search for Hdd {
                         self.level += 1;
                     }
                 },
-                Some(Doing::HoistBatch(hoist)) => match hoist.propose(units, mask) {
-                    Some(proposal) => return Some(proposal),
-                    None => {
-                        self.failed.extend_from_slice(hoist.failed());
-                        self.current = None;
-                        self.level += 1;
-                    }
-                },
                 None => {
                     if self.level >= units.depth() {
                         return None;
@@ -148,9 +144,9 @@ impl Search for Hdd {
                     self.current = Some(match self.batch {
                         Some(width) => {
                             let users = units.users(self.level, &items, mask);
-                            Doing::Batch(
-                                Batch::ddmin(items, width, self.fixpoint).with_users(users),
-                            )
+                            let batch = Batch::ddmin(items, width, self.fixpoint).with_users(users);
+                            let batch = if self.hoisting { batch.hoisting() } else { batch };
+                            Doing::Batch(Box::new(batch))
                         }
                         None => Doing::Ddmin(LevelSearch::with_fixpoint(
                             self.ddmin,
@@ -168,7 +164,6 @@ impl Search for Hdd {
             Some(Doing::Ddmin(search)) => search.expect(),
             Some(Doing::Batch(batch)) => batch.expect(),
             Some(Doing::Hoisting(hoist)) => hoist.expect(),
-            Some(Doing::HoistBatch(hoist)) => hoist.expect(),
             None => false,
         }
     }
@@ -178,7 +173,6 @@ impl Search for Hdd {
             Some(Doing::Ddmin(search)) => search.step(),
             Some(Doing::Batch(batch)) => batch.step(),
             Some(Doing::Hoisting(hoist)) => hoist.step(),
-            Some(Doing::HoistBatch(hoist)) => hoist.step(),
             // nothing is proposed between levels
             None => Step::Block,
         }
@@ -187,7 +181,6 @@ impl Search for Hdd {
     fn opens_round(&self) -> bool {
         match &self.current {
             Some(Doing::Batch(batch)) => batch.opens_round(),
-            Some(Doing::HoistBatch(hoist)) => hoist.opens_round(),
             _ => false,
         }
     }
@@ -197,7 +190,6 @@ impl Search for Hdd {
             Some(Doing::Ddmin(search)) => search.feedback(interesting),
             Some(Doing::Batch(batch)) => batch.feedback(interesting),
             Some(Doing::Hoisting(hoist)) => hoist.feedback(interesting),
-            Some(Doing::HoistBatch(hoist)) => hoist.feedback(interesting),
             None => {}
         }
     }
@@ -211,13 +203,15 @@ impl Search for Hdd {
 mod tests {
     use super::*;
     use crate::reduce::testing::{
-        flat, hoist_tree, random_hoist_tree, random_tree, FnOracle, Rng, TextOracle,
+        flat, hoist_tree, hoisting_info, random_hoist_tree, random_tree, FnOracle, Rng, TextOracle,
     };
     use crate::reduce::{
         drive, run, Batch, Candidate, Candidates, HoistBatch, OneMinimal, Oracle, Verdict,
     };
+    use crate::syntax::tree::{flags, Action, TreeBuilder};
     use crate::syntax::{NodeId, Tree, Unparser};
     use std::collections::HashSet;
+    use std::sync::Arc;
 
     /// Runs HDD (or HDD+ when `plus`) in memory; returns the present units.
     fn reduce(
@@ -431,6 +425,59 @@ mod tests {
         // level 0: delete a(b(c)) (no), hoist it to the end of its chain of
         // single targets, c (yes); c is a hoist's target: nothing is left
         assert_eq!(oracle.calls, 2);
+        assert_eq!(hdd.failed_hoists().count(), 0);
+    }
+
+    /// Batched with hoisting, a unit that fails alone is offered its hoist
+    /// in the same round, against the same mask, and the merge makes the
+    /// deletions and the hoists that passed at once: no round of hoists
+    /// after the level's.
+    #[test]
+    fn batched_hdd_hoists_a_failed_unit_in_the_round_of_its_deletion() {
+        // "x a(b(c)) d(e) y": a, b, c and d, e are hoistable calls
+        let src = b"x a(b(c)) d(e) y";
+        let mut b = TreeBuilder::new(Arc::from(&src[..]));
+        b.open(0, flags::NAMED, 0, src.len());
+        for (start, end, closes) in [(2, 9, 0), (4, 8, 0), (6, 7, 3), (10, 14, 0), (12, 13, 2)] {
+            let id = b.open(1, flags::NAMED, start, end);
+            let n = b.node_mut(id);
+            (n.member, n.slot, n.action) = (1, 1, Action::Delete);
+            (0..closes).for_each(|_| b.close());
+        }
+        b.close();
+        let tree = b.finish(hoisting_info());
+        let units = Units::new(&tree);
+        assert_eq!(units.level(0).len(), 2);
+
+        /// Interesting while the text has a `c`; records each candidate's
+        /// step and text.
+        struct Steps<'t>(&'t Tree, Vec<(Step, String)>);
+        impl Oracle for Steps<'_> {
+            fn evaluate(&mut self, candidates: &mut dyn Candidates) -> Verdict {
+                while let Some(c) = candidates.next() {
+                    let mut text = Vec::new();
+                    Unparser::new().unparse(self.0, &c.mask, &mut text);
+                    let text = String::from_utf8(text).expect("utf-8");
+                    let interesting = text.contains('c');
+                    self.1.push((c.context.step, text));
+                    candidates.settle(c.index, interesting);
+                }
+                Verdict::Finished
+            }
+        }
+        let mut oracle = Steps(&tree, Vec::new());
+        let mut hdd = Hdd::single_pass(Ddmin::Adaptive, Order::Forward).hoisting().batched(4);
+        let mut mask = Mask::new(tree.len());
+        drive(&mut hdd, &units, &mut mask, &mut oracle).expect("finished");
+        let probe = Step::Probe { single: true };
+        let want = [
+            (probe, "x d(e) y"),
+            (Step::Hoist, "x c d(e) y"),
+            (probe, "x a(b(c)) y"),
+            (Step::Merge, "x c y"),
+        ];
+        let seen: Vec<(Step, &str)> = oracle.1.iter().map(|(s, t)| (*s, t.as_str())).collect();
+        assert_eq!(seen, want);
         assert_eq!(hdd.failed_hoists().count(), 0);
     }
 

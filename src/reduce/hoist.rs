@@ -23,7 +23,7 @@ use crate::syntax::{Hoist, Mask, NodeId, Target, Tree};
 /// can spare the levels below a whole subtree. A node with many (an XML
 /// element with hundreds of children) is cheaper to leave to ddmin on its
 /// children first; the hoisting round after HDD then hoists what is left.
-const EARLY_TARGETS: usize = 2;
+pub(super) const EARLY_TARGETS: usize = 2;
 
 /// Hoisting: each hoistable node, outermost first, replaced in turn by each
 /// of its targets until one is interesting.
@@ -134,8 +134,6 @@ impl Search for Hoisting {
 pub struct HoistBatch {
     /// Hoists not to try.
     skip: Arc<HashSet<Hoist>>,
-    /// Only the nodes of this HDD level, with at most `EARLY_TARGETS`.
-    level: Option<usize>,
     /// The next target to offer each hoistable node (by its index in
     /// [`Units::hoistable`]); [`DONE`] once it needs none.
     next_target: Vec<usize>,
@@ -165,7 +163,6 @@ impl Default for HoistBatch {
     fn default() -> HoistBatch {
         HoistBatch {
             skip: Arc::default(),
-            level: None,
             next_target: Vec::new(),
             fresh: true,
             opening: false,
@@ -187,35 +184,26 @@ impl HoistBatch {
         HoistBatch { skip: Arc::new(skip), ..HoistBatch::default() }
     }
 
-    /// The nodes of one HDD level with at most two targets, as
-    /// [`Hoisting::at_level`].
-    pub fn at_level(level: usize) -> HoistBatch {
-        HoistBatch { level: Some(level), ..HoistBatch::default() }
-    }
-
     /// The hoists tried that were not interesting, after a run.
     pub fn failed(&self) -> &[Hoist] {
         &self.failed
     }
 
     /// Builds the next round from `mask`: each open node with its next
-    /// target still there. A node gone, hoisted, out of targets or not of
-    /// this level is done (what a round commits only ever drops nodes).
+    /// target still there. A node gone, hoisted or out of targets is done
+    /// (what a round commits only ever drops nodes).
     fn build_round(&mut self, units: &Units, mask: &Mask) {
         if self.next_target.is_empty() {
             self.next_target = vec![0; units.hoistable_count()];
         }
         self.round.clear();
         for i in 0..units.hoistable_count() {
-            let (node, targets) = offered(units, i, self.level).expect("a hoistable node");
+            let (node, _) = units.hoistable(i).expect("a hoistable node");
             if self.next_target[i] == DONE {
                 continue;
             }
-            let open = self
-                .level
-                .is_none_or(|l| units.level_of(node) == Some(l) && targets.len() <= EARLY_TARGETS)
-                && units.is_present(node, mask)
-                && !mask.hoists().iter().any(|h| h.node == node);
+            let open =
+                units.is_present(node, mask) && !mask.hoists().iter().any(|h| h.node == node);
             if let Some(hoist) = open.then(|| self.next_hoist(units, mask, i)).flatten() {
                 self.round.push((i, hoist));
             } else {
@@ -233,7 +221,7 @@ impl HoistBatch {
     /// can be made under `mask` and is not to be skipped, if any (and
     /// `next_target[i]` set to it).
     fn next_hoist(&mut self, units: &Units, mask: &Mask, i: usize) -> Option<Hoist> {
-        let (node, targets) = offered(units, i, self.level).expect("a hoistable node");
+        let (node, targets) = units.hoistable(i).expect("a hoistable node");
         let mut t = self.next_target[i];
         while t < targets.len() {
             let hoist = Hoist { node, to: targets[t] };
@@ -280,7 +268,7 @@ impl HoistBatch {
 
 /// Whether `hoist` can be made under `mask`: its node and both ends of its
 /// target are still there.
-fn applies(units: &Units, mask: &Mask, hoist: Hoist) -> bool {
+pub(super) fn applies(units: &Units, mask: &Mask, hoist: Hoist) -> bool {
     units.is_present(hoist.node, mask)
         && units.is_present(hoist.to.first, mask)
         && units.is_present(hoist.to.last, mask)

@@ -71,6 +71,10 @@ pub enum Proposal {
     Hoists(Vec<Hoist>),
     /// These hoists in the candidate only, like [`Proposal::Probe`].
     ProbeHoists(Vec<Hoist>),
+    /// Switch these units off and replace these nodes by runs of their
+    /// descendants, at once (a batch committing the blocks and the hoists
+    /// of its round that passed alone, see [`Batch::hoisting`]).
+    OffHoists(Vec<NodeId>, Vec<Hoist>),
     /// Switch these units off and write these nodes as other texts, at
     /// once (coordinated deletion: a typedef with its uses made its type).
     Swap(Vec<NodeId>, Vec<Swap>),
@@ -86,6 +90,9 @@ impl Proposal {
                 hoists.iter().fold(mask.clone(), |m, &h| m.with_hoist(h))
             }
             Proposal::Swap(ids, swaps) => mask.with_off(ids).with_swaps(swaps),
+            Proposal::OffHoists(ids, hoists) => {
+                hoists.iter().fold(mask.with_off(ids), |m, &h| m.with_hoist(h))
+            }
         }
     }
 
@@ -98,6 +105,9 @@ impl Proposal {
     fn first_node(&self) -> Option<NodeId> {
         match self {
             Proposal::Off(ids) | Proposal::Probe(ids) => ids.first().copied(),
+            Proposal::OffHoists(ids, hoists) => {
+                ids.first().or(hoists.first().map(|h| &h.node)).copied()
+            }
             Proposal::Swap(ids, swaps) => ids.first().or(swaps.first().map(|s| &s.node)).copied(),
             Proposal::Hoist(hoist) => Some(hoist.node),
             Proposal::Hoists(hoists) | Proposal::ProbeHoists(hoists) => {

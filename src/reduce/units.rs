@@ -174,6 +174,17 @@ impl Units {
         Some((h.node, &self.targets[start..start + h.plain as usize]))
     }
 
+    /// The hoistable nodes (by index, outermost first) that unit `unit` is
+    /// the nearest unit of: in its subtree, and not in a unit below it.
+    pub fn hoistable_in(&self, unit: NodeId) -> impl Iterator<Item = usize> + '_ {
+        let end = self.subtree_end[unit.index()];
+        let first = self.hoistable.partition_point(|h| h.node < unit);
+        let level = self.level_of(unit);
+        (first..self.hoistable.len())
+            .take_while(move |&i| self.hoistable[i].node.0 < end)
+            .filter(move |&i| self.level_of(self.hoistable[i].node) == level)
+    }
+
     /// Number of hoistable nodes.
     pub fn hoistable_count(&self) -> usize {
         self.hoistable.len()
