@@ -22,7 +22,8 @@
 //! candidates the stream would hand out if a pending candidate turned out
 //! the other way. A free worker goes to whichever candidate, of the chain
 //! or of such a branch, is likeliest to be needed, none below
-//! [`MIN_CHANCE`]. A branch's tests are kept in reserve: when the answer
+//! [`MIN_CHANCE`] (a branch's down to [`SPARE_CHANCE`] while fewer tests
+//! were wasted than used). A branch's tests are kept in reserve: when the answer
 //! does go against the guess, the stream hands the same candidates out
 //! again and they are matched like a left-behind test, so the branch
 //! starts with its tests done or running rather than a latency late; a
@@ -90,9 +91,16 @@ pub(super) trait Ledger {
 /// time from the rest); with two, the window never reaches this deep.
 /// The same floor holds for the other branch of a guess (the chance that
 /// the guess is wrong and the branch's own guesses before the candidate
-/// hold): a floor of 0.1 there made `-j 16` a little faster for twice the
-/// tests, and `-j 64` slower (BENCHMARKS.md, "Many workers").
+/// hold), but see [`SPARE_CHANCE`].
 const MIN_CHANCE: f64 = 0.2;
+
+/// The least chance for the other branch of a guess while the tests
+/// wasted so far are fewer than those used: a lower floor than
+/// [`MIN_CHANCE`] where a failed probe brings a hoist in the same round
+/// (see [`Batch::hoisting`](crate::reduce::Batch::hoisting)), so the
+/// hoist is often running when the probe fails, but bounded, so that a
+/// run never starts many more than twice the tests it uses.
+const SPARE_CHANCE: f64 = 0.1;
 
 /// How many candidates, per worker, may be handed out and not settled (of
 /// the chain and in reserve, answered or not). Answers that wait for a
@@ -205,6 +213,10 @@ pub(super) struct Dispatch {
     held: Option<(usize, Option<usize>)>,
     /// Every candidate before this one is settled.
     settled: usize,
+    /// Tests whose answers were settled, and tests whose answers were not
+    /// needed (cancelled or not): see [`SPARE_CHANCE`].
+    tests_used: usize,
+    tests_wasted: usize,
     /// The stream has no candidate left under the current assumptions.
     exhausted: bool,
     tickets: u64,
@@ -270,7 +282,7 @@ impl Dispatch {
         self.drop_orphans(ledger);
         // answers that arrived but were not settled were speculation
         for done in std::mem::take(&mut self.answers).into_values() {
-            ledger.waste(&done);
+            self.waste(ledger, &done);
         }
         verdict
     }
@@ -322,9 +334,15 @@ impl Dispatch {
                     self.tickets_at.remove(&flight.ticket);
                     flight.cancel.set();
                 }
-                Orphan::Answered(done) => ledger.waste(&done),
+                Orphan::Answered(done) => self.waste(ledger, &done),
             }
         }
+    }
+
+    /// Accounts for an answer that was not needed after all.
+    fn waste(&mut self, ledger: &mut dyn Ledger, done: &Done) {
+        self.tests_wasted += usize::from(matches!(done.eval, Ok(Eval::Tested(..))));
+        ledger.waste(done);
     }
 
     /// Candidates handed out and not settled, of the chain and in reserve
@@ -471,7 +489,10 @@ impl Dispatch {
     /// branch is a failed hoist's next target); and the chance of the
     /// runner-up (or the floor).
     fn likeliest_branch(&self) -> Option<(usize, f64, f64)> {
-        let floor = MIN_CHANCE;
+        let floor = match self.tests_wasted < self.tests_used {
+            true => SPARE_CHANCE,
+            false => MIN_CHANCE,
+        };
         let mut before = 1.0;
         let (mut best, mut rival): (Option<(usize, f64)>, f64) = (None, floor);
         for (&i, p) in &self.pending {
@@ -712,6 +733,7 @@ impl Dispatch {
     ) -> Result<(), Verdict> {
         while let Some(done) = self.answers.remove(&self.settled) {
             let p = self.pending.remove(&self.settled).expect("answered candidates are pending");
+            self.tests_used += usize::from(matches!(done.eval, Ok(Eval::Tested(..))));
             let interesting = ledger
                 .settle(p.guess, p.context, p.commit, &p.mask, done)
                 .ok_or(Verdict::Stopped)?;
@@ -768,7 +790,7 @@ impl Dispatch {
             Some((reserve, k))
         });
         let Some((reserve, k)) = found else {
-            ledger.waste(&done);
+            self.waste(ledger, &done);
             return;
         };
         if let Orphan::Flying(flight) = &reserve.tests[k].kept.orphan {
@@ -782,7 +804,7 @@ impl Dispatch {
             // cancelled or failed: the branch is cut here, to be run again
             let dropped: Vec<Kept> = reserve.tests.drain(k..).map(|r| r.kept).collect();
             reserve.ended = false;
-            ledger.waste(&done);
+            self.waste(ledger, &done);
             self.drop_kept(ledger, dropped);
             return;
         };
@@ -822,7 +844,7 @@ impl Dispatch {
                     let orphan = Orphan::Answered(done);
                     self.orphans.push(Kept { mask: p.mask, orphan, other: p.other });
                 }
-                _ => ledger.waste(&done),
+                _ => self.waste(ledger, &done),
             }
         }
         // the reserve of `index` is the branch now taken; those after it
@@ -1135,6 +1157,34 @@ mod tests {
         let highest = fake.highest_beside_first.load(Ordering::SeqCst);
         assert!(highest > 0, "nothing ran beside the slow test");
         assert!(highest < MIN_WINDOW, "candidate {highest} was handed out beside the slow test");
+    }
+
+    /// A probe guessed to pass with a chance of 0.85: its other branch
+    /// (what its failure brings in its round) is worth a free worker only
+    /// while the run has wasted fewer tests than it used.
+    #[test]
+    fn a_less_likely_branch_runs_only_while_fewer_tests_were_wasted_than_used() {
+        let mut dispatch = Dispatch::default();
+        let probe = Pending {
+            other: false,
+            mask: Mask::new(4),
+            context: Context { step: Step::Probe { single: true }, kind: 1 },
+            commit: false,
+            opens_round: false,
+            guess: true,
+            assumed: true,
+            sure: 0.85,
+        };
+        dispatch.pending.insert(0, probe);
+        let branch = |d: &Dispatch| d.likeliest_branch().map(|(i, chance, _)| (i, chance));
+        // nothing used yet: the usual floor
+        assert_eq!(branch(&dispatch), None);
+        dispatch.tests_used = 5;
+        let (i, chance) = branch(&dispatch).expect("a branch over the spare floor");
+        assert_eq!(i, 0);
+        assert!((chance - 0.15).abs() < 1e-9, "{chance}");
+        dispatch.tests_wasted = 5;
+        assert_eq!(branch(&dispatch), None);
     }
 
     #[test]
