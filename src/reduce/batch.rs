@@ -214,8 +214,8 @@ impl Batch {
 
     /// This batch, offering each unit that fails alone its hoists (those
     /// of the hoistable nodes it is the nearest unit of, with at most two
-    /// targets, as [`HoistBatch::at_level`](super::HoistBatch::at_level))
-    /// in the same round, against the same mask, each failed hoist its
+    /// targets that move a part of them, as
+    /// [`Hoisting::at_level`](super::Hoisting::at_level)) in the same round, against the same mask, each failed hoist its
     /// node's next target after it; the hoists that pass are merged with
     /// the blocks. A level then takes one round where its deletions and
     /// its hoists took two, one after the other.
