@@ -74,6 +74,10 @@ pub(super) trait Ledger {
     /// Accounts for an answer that was not needed after all.
     fn waste(&mut self, done: &Done);
 
+    /// Whether the run so far has wasted fewer tests than it used (see
+    /// [`SPARE_CHANCE`]).
+    fn spare(&self) -> bool;
+
     /// How long recent tests took, by outcome.
     fn timing(&mut self) -> &mut Timing;
 
@@ -213,10 +217,9 @@ pub(super) struct Dispatch {
     held: Option<(usize, Option<usize>)>,
     /// Every candidate before this one is settled.
     settled: usize,
-    /// Tests whose answers were settled, and tests whose answers were not
-    /// needed (cancelled or not): see [`SPARE_CHANCE`].
-    tests_used: usize,
-    tests_wasted: usize,
+    /// The run has wasted fewer tests than it used, when last asked (see
+    /// [`SPARE_CHANCE`]).
+    spare: bool,
     /// The stream has no candidate left under the current assumptions.
     exhausted: bool,
     tickets: u64,
@@ -282,7 +285,7 @@ impl Dispatch {
         self.drop_orphans(ledger);
         // answers that arrived but were not settled were speculation
         for done in std::mem::take(&mut self.answers).into_values() {
-            self.waste(ledger, &done);
+            ledger.waste(&done);
         }
         verdict
     }
@@ -296,6 +299,7 @@ impl Dispatch {
         job_tx: &mpsc::Sender<Job>,
     ) -> Result<(), Verdict> {
         let mut fed = Ok(());
+        self.spare = ledger.spare();
         if let Some((index, level)) = self.held.filter(|&(i, _)| self.answered_before(i)) {
             self.held = None;
             let mask = self.pending[&index].mask.clone();
@@ -334,15 +338,9 @@ impl Dispatch {
                     self.tickets_at.remove(&flight.ticket);
                     flight.cancel.set();
                 }
-                Orphan::Answered(done) => self.waste(ledger, &done),
+                Orphan::Answered(done) => ledger.waste(&done),
             }
         }
-    }
-
-    /// Accounts for an answer that was not needed after all.
-    fn waste(&mut self, ledger: &mut dyn Ledger, done: &Done) {
-        self.tests_wasted += usize::from(matches!(done.eval, Ok(Eval::Tested(..))));
-        ledger.waste(done);
     }
 
     /// Candidates handed out and not settled, of the chain and in reserve
@@ -489,10 +487,7 @@ impl Dispatch {
     /// branch is a failed hoist's next target); and the chance of the
     /// runner-up (or the floor).
     fn likeliest_branch(&self) -> Option<(usize, f64, f64)> {
-        let floor = match self.tests_wasted < self.tests_used {
-            true => SPARE_CHANCE,
-            false => MIN_CHANCE,
-        };
+        let floor = if self.spare { SPARE_CHANCE } else { MIN_CHANCE };
         let mut before = 1.0;
         let (mut best, mut rival): (Option<(usize, f64)>, f64) = (None, floor);
         for (&i, p) in &self.pending {
@@ -733,7 +728,6 @@ impl Dispatch {
     ) -> Result<(), Verdict> {
         while let Some(done) = self.answers.remove(&self.settled) {
             let p = self.pending.remove(&self.settled).expect("answered candidates are pending");
-            self.tests_used += usize::from(matches!(done.eval, Ok(Eval::Tested(..))));
             let interesting = ledger
                 .settle(p.guess, p.context, p.commit, &p.mask, done)
                 .ok_or(Verdict::Stopped)?;
@@ -790,7 +784,7 @@ impl Dispatch {
             Some((reserve, k))
         });
         let Some((reserve, k)) = found else {
-            self.waste(ledger, &done);
+            ledger.waste(&done);
             return;
         };
         if let Orphan::Flying(flight) = &reserve.tests[k].kept.orphan {
@@ -804,7 +798,7 @@ impl Dispatch {
             // cancelled or failed: the branch is cut here, to be run again
             let dropped: Vec<Kept> = reserve.tests.drain(k..).map(|r| r.kept).collect();
             reserve.ended = false;
-            self.waste(ledger, &done);
+            ledger.waste(&done);
             self.drop_kept(ledger, dropped);
             return;
         };
@@ -844,7 +838,7 @@ impl Dispatch {
                     let orphan = Orphan::Answered(done);
                     self.orphans.push(Kept { mask: p.mask, orphan, other: p.other });
                 }
-                _ => self.waste(ledger, &done),
+                _ => ledger.waste(&done),
             }
         }
         // the reserve of `index` is the branch now taken; those after it
@@ -1007,6 +1001,10 @@ mod tests {
             self.cancelled += usize::from(done.eval.as_ref().is_ok_and(Eval::cancelled));
         }
 
+        fn spare(&self) -> bool {
+            self.wasted < self.settled.len()
+        }
+
         fn timing(&mut self) -> &mut Timing {
             &mut self.timing
         }
@@ -1161,7 +1159,8 @@ mod tests {
 
     /// A probe guessed to pass with a chance of 0.85: its other branch
     /// (what its failure brings in its round) is worth a free worker only
-    /// while the run has wasted fewer tests than it used.
+    /// while the run has wasted fewer tests than it used (the ledger's
+    /// `spare`, read at each hand-out).
     #[test]
     fn a_less_likely_branch_runs_only_while_fewer_tests_were_wasted_than_used() {
         let mut dispatch = Dispatch::default();
@@ -1177,14 +1176,12 @@ mod tests {
         };
         dispatch.pending.insert(0, probe);
         let branch = |d: &Dispatch| d.likeliest_branch().map(|(i, chance, _)| (i, chance));
-        // nothing used yet: the usual floor
+        // more wasted than used: the usual floor
         assert_eq!(branch(&dispatch), None);
-        dispatch.tests_used = 5;
+        dispatch.spare = true;
         let (i, chance) = branch(&dispatch).expect("a branch over the spare floor");
         assert_eq!(i, 0);
         assert!((chance - 0.15).abs() < 1e-9, "{chance}");
-        dispatch.tests_wasted = 5;
-        assert_eq!(branch(&dispatch), None);
     }
 
     #[test]

@@ -423,6 +423,11 @@ impl Ledger for Evaluator<'_> {
         }
     }
 
+    fn spare(&self) -> bool {
+        let s = &self.stats;
+        s.wasted + s.cancelled < s.useful_tests
+    }
+
     fn timing(&mut self) -> &mut Timing {
         &mut self.timing
     }
