@@ -61,7 +61,7 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use super::hoist::{applies, EARLY_TARGETS};
+use super::hoist::{applies, made_in_turn, next_hoist, open, EARLY_TARGETS};
 use super::{Order, Proposal, Search, Step, Units};
 use crate::syntax::{Hoist, Mask, NodeId};
 
@@ -270,12 +270,10 @@ impl Batch {
         let mut at = self.next;
         for (h, first) in nodes {
             let (node, targets) = units.hoistable_early(h).expect("a hoistable node");
-            let open =
-                units.is_present(node, mask) && !mask.hoists().iter().any(|x| x.node == node);
-            let next = (first..targets.len())
-                .map(|t| (t, Hoist { node, to: targets[t] }))
-                .find(|&(_, hoist)| applies(units, mask, hoist));
-            if let Some((t, hoist)) = next.filter(|_| open) {
+            let next = open(units, mask, node)
+                .then(|| next_hoist(units, mask, node, targets, first, |_| true))
+                .flatten();
+            if let Some((t, hoist)) = next {
                 self.round
                     .insert(at, Change { block: 0..0, users: false, hoist: Some((h, t, hoist)) });
                 at += 1;
@@ -446,14 +444,7 @@ impl Batch {
         if hoists.is_empty() {
             return Proposal::Off(ids);
         }
-        let mut merged = mask.with_off(&ids);
-        hoists.retain(|&hoist| {
-            let made = applies(units, &merged, hoist);
-            if made {
-                merged = merged.with_hoist(hoist);
-            }
-            made
-        });
+        let hoists = made_in_turn(units, mask.with_off(&ids), hoists);
         Proposal::OffHoists(ids, hoists)
     }
 

@@ -77,8 +77,7 @@ impl Search for Hoisting {
                 || self.level.is_some_and(|l| {
                     units.level_of(node) != Some(l) || targets.len() > EARLY_TARGETS
                 })
-                || !units.is_present(node, mask)
-                || mask.hoists().iter().any(|h| h.node == node);
+                || !open(units, mask, node);
             if done {
                 self.node += 1;
                 self.target = 0;
@@ -202,9 +201,8 @@ impl HoistBatch {
             if self.next_target[i] == DONE {
                 continue;
             }
-            let open =
-                units.is_present(node, mask) && !mask.hoists().iter().any(|h| h.node == node);
-            if let Some(hoist) = open.then(|| self.next_hoist(units, mask, i)).flatten() {
+            let hoist = open(units, mask, node).then(|| self.next_hoist(units, mask, i));
+            if let Some(hoist) = hoist.flatten() {
                 self.round.push((i, hoist));
             } else {
                 self.next_target[i] = DONE;
@@ -222,31 +220,17 @@ impl HoistBatch {
     /// `next_target[i]` set to it).
     fn next_hoist(&mut self, units: &Units, mask: &Mask, i: usize) -> Option<Hoist> {
         let (node, targets) = units.hoistable(i).expect("a hoistable node");
-        let mut t = self.next_target[i];
-        while t < targets.len() {
-            let hoist = Hoist { node, to: targets[t] };
-            if applies(units, mask, hoist) && !self.skip.contains(&hoist) {
-                self.next_target[i] = t;
-                return Some(hoist);
-            }
-            t += 1;
-        }
-        None
+        let skip = &self.skip;
+        let (t, hoist) =
+            next_hoist(units, mask, node, targets, self.next_target[i], |h| !skip.contains(h))?;
+        self.next_target[i] = t;
+        Some(hoist)
     }
 
     /// The hoists that passed, made one after the other from `mask`,
     /// leaving out those an earlier one dropped.
     fn merged(&self, units: &Units, mask: &Mask) -> Vec<Hoist> {
-        let mut merged = mask.clone();
-        let mut hoists = Vec::new();
-        for &k in &self.passed {
-            let hoist = self.round[k].1;
-            if applies(units, &merged, hoist) {
-                merged = merged.with_hoist(hoist);
-                hoists.push(hoist);
-            }
-        }
-        hoists
+        made_in_turn(units, mask.clone(), self.passed.iter().map(|&k| self.round[k].1))
     }
 
     /// The nodes of the round's hoists `ks` need no more targets (committed).
@@ -272,6 +256,44 @@ pub(super) fn applies(units: &Units, mask: &Mask, hoist: Hoist) -> bool {
     units.is_present(hoist.node, mask)
         && units.is_present(hoist.to.first, mask)
         && units.is_present(hoist.to.last, mask)
+}
+
+/// Whether `node` may be offered a hoist under `mask`: it is there and
+/// not hoisted already.
+pub(super) fn open(units: &Units, mask: &Mask, node: NodeId) -> bool {
+    units.is_present(node, mask) && !mask.hoists().iter().any(|h| h.node == node)
+}
+
+/// The first hoist of `node` to one of `targets`, from index `from` on,
+/// that can be made under `mask` and that `wanted` takes, with its
+/// target's index.
+pub(super) fn next_hoist(
+    units: &Units,
+    mask: &Mask,
+    node: NodeId,
+    targets: &[Target],
+    from: usize,
+    wanted: impl Fn(&Hoist) -> bool,
+) -> Option<(usize, Hoist)> {
+    let mut hoists = targets.iter().enumerate().skip(from).map(|(t, &to)| (t, Hoist { node, to }));
+    hoists.find(|(_, h)| applies(units, mask, *h) && wanted(h))
+}
+
+/// `hoists` made one after the other from `mask`, leaving out those an
+/// earlier one dropped (their node or target), or that `mask` does.
+pub(super) fn made_in_turn(
+    units: &Units,
+    mut mask: Mask,
+    hoists: impl IntoIterator<Item = Hoist>,
+) -> Vec<Hoist> {
+    let mut made = Vec::new();
+    for hoist in hoists {
+        if applies(units, &mask, hoist) {
+            mask = mask.with_hoist(hoist);
+            made.push(hoist);
+        }
+    }
+    made
 }
 
 impl Search for HoistBatch {
