@@ -46,6 +46,9 @@ extra=(${HDD_ARGS:-})
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=(c-grep)
 
+# What c-grep and c-names ask of compress.c: that these are all still in it.
+names="bsPutUInt32 nMTF BZ2_bsInitWrite zPend BZ_G_SIZE selectorMtf origPtr"
+
 # Writes case $1's input and oracle into directory $2; prints the input's name.
 setup() {
   local name=$1 dir=$2
@@ -53,26 +56,26 @@ setup() {
   case $name in
     c-grep)
       cp "$here/c/bzip2-maybe-uninit/compress.c" "$dir/"
-      cat > "$dir/test.sh" <<'EOF'
+      cat > "$dir/test.sh" <<EOF
 #!/bin/sh
 # interesting while seven names from six functions are all still there
 sleep 0.25
-for name in bsPutUInt32 nMTF BZ2_bsInitWrite zPend BZ_G_SIZE selectorMtf origPtr; do
-  grep -q "$name" "$1" || exit 1
+for name in $names; do
+  grep -q "\$name" "\$1" || exit 1
 done
 EOF
       echo compress.c ;;
     c-names)
       cp "$here/c/bzip2-maybe-uninit/compress.c" "$dir/"
-      cat > "$dir/test.sh" <<'EOF'
+      cat > "$dir/test.sh" <<EOF
 #!/bin/sh
 # c-grep's test: interesting while each of the seven names is on a line
 sleep 0.25
 exec awk '
-  BEGIN { n = split("bsPutUInt32 nMTF BZ2_bsInitWrite zPend BZ_G_SIZE selectorMtf origPtr", name) }
-  { for (i = 1; i <= n; i++) if (!(i in seen) && index($0, name[i])) seen[i] = 1 }
+  BEGIN { n = split("$names", name) }
+  { for (i = 1; i <= n; i++) if (!(i in seen) && index(\$0, name[i])) seen[i] = 1 }
   END { for (i = 1; i <= n; i++) if (!(i in seen)) exit 1 }
-' "$1"
+' "\$1"
 EOF
       echo compress.c ;;
     xml-svg)
