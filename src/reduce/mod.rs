@@ -22,6 +22,7 @@
 
 use crate::syntax::{Hoist, Mask, NodeId, Swap};
 
+pub mod ahead;
 pub mod batch;
 pub mod coordinated;
 pub mod ddmin;

@@ -47,8 +47,13 @@ impl<F: FnMut(&[NodeId]) -> bool> Oracle for FnOracle<'_, F> {
 
 /// A tree whose units are `n` deletable leaves under one root: a flat sequence.
 pub(crate) fn flat(n: usize) -> Tree {
-    let src = vec![b'x'; n];
-    let mut b = TreeBuilder::new(Arc::from(src));
+    flat_over(Arc::from(vec![b'x'; n]))
+}
+
+/// [`flat`] over the bytes of `src`: one unit per byte.
+pub(crate) fn flat_over(src: Arc<[u8]>) -> Tree {
+    let n = src.len();
+    let mut b = TreeBuilder::new(src);
     b.open(0, flags::NAMED, 0, n);
     for i in 0..n {
         let id = b.open(1, flags::NAMED, i, i + 1);
