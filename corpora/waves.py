@@ -4,7 +4,8 @@
     corpora/waves.py TRACE
 
 TRACE is what `hdd --trace` wrote: one JSON line per answered candidate.
-A wave is a run of used answers from a test (`how` test or timeout) that
+A wave is a run of used answers from a test (`how` test, timeout, or
+ahead: a test run before its pass began, on a guess of its text) that
 were settled together: each starts a new wave when it was settled more
 than half the median test time after the first answer of the current
 one. (The trace writes a used answer when it is settled, after every
@@ -24,7 +25,7 @@ from collections import Counter, defaultdict
 def waves(lines):
     """The used tests' answers grouped into waves, in time order."""
     used = sorted(
-        (a for a in lines if a["used"] and a["how"] in ("test", "timeout")),
+        (a for a in lines if a["used"] and a["how"] in ("test", "timeout", "ahead")),
         key=lambda a: a["at"],
     )
     if not used:

@@ -11,9 +11,11 @@
 //! its front-end is a [`Forest`] of the files' front-ends, the runner lays
 //! each candidate out as files, and results are saved as a directory.
 
+use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufWriter, Write};
+use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -32,7 +34,8 @@ use crate::oracle::guard::Guard;
 use crate::oracle::runner::{Layout, Outcome, Runner, Spec};
 use crate::oracle::stats::Stats;
 use crate::oracle::stop::{Cancel, Stop};
-use crate::oracle::{Answer, Evaluator, Settings, Sink, StopReason};
+use crate::oracle::{Answer, Evaluator, Foresight, Settings, Sink, StopReason};
+use crate::reduce::ahead::{self, Guide, Reach, Views};
 use crate::reduce::{rename, Host, Oracle, Order, Phase, Plan, Units, View};
 use crate::syntax::{chars, dump, forest, layout, Tree};
 
@@ -205,9 +208,30 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
         progress: &progress,
         ev: Evaluator::new(&runner, settings, tree, &mut sink),
     };
-    // a stopped plan says why through the evaluator
-    let _ = plan.run(&mut bench);
-    let mut ev = bench.ev;
+    if config.jobs > 1 && input.len() <= FORECAST_MAX_INPUT {
+        // free workers test the next pass's first candidates ahead
+        bench.ev.set_foresight(Box::new(Forecasts {
+            plan,
+            input: bench.tree.src_arc(),
+            frontend: &*frontend,
+            text: text.as_deref(),
+            input_len: input.len(),
+            parses: VecDeque::new(),
+        }));
+    }
+    std::thread::scope(|scope| {
+        // one set of workers for every pass: a test ahead of a pass goes on
+        // while the next one starts
+        bench.ev.start_workers(scope);
+        // a stopped plan says why through the evaluator; the workers end
+        // before the scope waits for them, also if the plan panics
+        let ran = panic::catch_unwind(AssertUnwindSafe(|| plan.run(&mut bench)));
+        bench.ev.stop_workers();
+        if let Err(panicked) = ran {
+            panic::resume_unwind(panicked);
+        }
+    });
+    let mut ev = bench.into_evaluator();
     progress.clear();
     let mut ended = match ev.stop_reason() {
         Some(StopReason::Failed(e)) => return Err(e),
@@ -417,7 +441,12 @@ struct Bench<'a> {
     ev: Evaluator<'a>,
 }
 
-impl Bench<'_> {
+impl<'a> Bench<'a> {
+    /// The evaluator, once the plan is done.
+    fn into_evaluator(self) -> Evaluator<'a> {
+        self.ev
+    }
+
     /// Makes `self.tree` a parse of the current best, and the tree
     /// candidates are unparsed against.
     fn reparse(&mut self) {
@@ -452,20 +481,6 @@ impl Bench<'_> {
                 self.reparse();
                 return Some(self.tree.clone());
             }
-            View::Text => Arc::new(self.text?.parse(self.ev.best().clone())),
-            View::Chars => {
-                self.reparse();
-                Arc::new(chars::view(&self.tree)?)
-            }
-            View::Rename => {
-                self.reparse();
-                Arc::new(rename::view(&self.tree)?)
-            }
-            View::Layout => {
-                self.reparse();
-                // a result is never larger than the input
-                Arc::new(layout::view(&self.tree, self.input_len)?)
-            }
             View::Format => {
                 self.reparse();
                 let (command, timeout) = self.format?;
@@ -482,9 +497,85 @@ impl Bench<'_> {
                     }
                 }
             }
+            View::Text => Arc::new(self.text?.parse(self.ev.best().clone())),
+            _ => {
+                self.reparse();
+                derived_view(view, &self.tree, self.input_len)?
+            }
         };
         self.ev.set_tree(tree.clone());
         Some(tree)
+    }
+}
+
+/// A view made from the parse of the text by the input's front-end (not
+/// the language's own, the plain text's, or the formatter's).
+fn derived_view(view: View, tree: &Tree, input_len: usize) -> Option<Arc<Tree>> {
+    let tree = match view {
+        View::Chars => chars::view(tree)?,
+        View::Rename => rename::view(tree)?,
+        // a result is never larger than the input
+        View::Layout => layout::view(tree, input_len)?,
+        View::Language | View::Text | View::Format => unreachable!("not made from a parse"),
+    };
+    Some(Arc::new(tree))
+}
+
+/// The largest input whose run forecasts its plan (with `-j`). Each
+/// forecast runs the plan again from a parse of the input, and keeps its
+/// parses: on a larger input that costs more time and memory than the test
+/// latency a pass boundary saves (1.7 MB of XML: about 30 ms a forecast,
+/// and 7 MB more at the peak).
+const FORECAST_MAX_INPUT: usize = 2 << 20;
+
+/// The views of a forecast of the plan (see [`crate::reduce::ahead`]): as
+/// the plan's [`Bench`] makes them, but none by the formatter, which is a
+/// process to run. The last parses are kept: each forecast runs the plan
+/// again from the start.
+struct Forecasts<'a> {
+    plan: Plan,
+    input: Arc<[u8]>,
+    frontend: &'a dyn Frontend,
+    text: Option<&'a dyn Frontend>,
+    input_len: usize,
+    /// Parses by the input's front-end, by the text's hash, in the order
+    /// made.
+    parses: VecDeque<(u128, Arc<Tree>)>,
+}
+
+impl Forecasts<'_> {
+    /// Parses kept: about as many as a plan has passes.
+    const KEEP: usize = 32;
+
+    fn parse(&mut self, text: &Arc<[u8]>) -> Arc<Tree> {
+        let key = xxhash_rust::xxh3::xxh3_128(text);
+        if let Some((_, tree)) = self.parses.iter().find(|(k, _)| *k == key) {
+            return tree.clone();
+        }
+        let tree = Arc::new(self.frontend.parse(text.clone()));
+        if self.parses.len() == Self::KEEP {
+            self.parses.pop_front();
+        }
+        self.parses.push_back((key, tree.clone()));
+        tree
+    }
+}
+
+impl Views for Forecasts<'_> {
+    fn view(&mut self, view: View, text: &Arc<[u8]>) -> Option<Arc<Tree>> {
+        match view {
+            View::Language => Some(self.parse(text)),
+            View::Text => Some(Arc::new(self.text?.parse(text.clone()))),
+            View::Format => None,
+            _ => derived_view(view, &self.parse(text), self.input_len),
+        }
+    }
+}
+
+impl Foresight for Forecasts<'_> {
+    fn foresee(&mut self, reach: Reach<'_>, guide: &dyn Guide) -> Vec<Arc<[u8]>> {
+        let (plan, input) = (self.plan, self.input.clone());
+        ahead::foresee(&plan, self, input, reach, guide)
     }
 }
 

@@ -7,6 +7,11 @@
 //!    had, it is not interesting: no test;
 //! 5. if another worker is testing the same text, its outcome: no test;
 //! 6. otherwise the user's test decides ([`Runner`]).
+//!
+//! A text of a later pass tested ahead (see [`crate::reduce::ahead`]) goes
+//! the same way from step 2, always under the guard; its outcome waits in
+//! the cache for the candidates that need it (the first one settled takes
+//! it as its test's).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -23,7 +28,7 @@ use crate::language::GuardBase;
 use crate::syntax::{Mask, Tree, Unparser};
 
 /// What is known about one candidate.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(super) enum Eval {
     /// Its text is the current best's.
     Same,
@@ -33,6 +38,12 @@ pub(super) enum Eval {
     Guarded,
     /// The test ran.
     Tested(Outcome, Duration),
+    /// The test of the same text ran ahead, for this candidate's pass,
+    /// while the pass before it ended (see [`Input::Ahead`]): its outcome,
+    /// how long it ran, and the text's hash. The first candidate settled
+    /// on it takes it as its own test, run early; for the others it is a
+    /// cached outcome.
+    Ahead(bool, Duration, u128),
     /// No longer needed before its test started (or while it waited for
     /// another worker's test of the same text): no answer, and no test.
     Dropped,
@@ -42,7 +53,7 @@ impl Eval {
     pub(super) fn interesting(&self) -> bool {
         match self {
             Eval::Same => true,
-            Eval::Cached(b) => *b,
+            Eval::Cached(b) | Eval::Ahead(b, ..) => *b,
             Eval::Guarded | Eval::Dropped => false,
             Eval::Tested(o, _) => o.is_interesting(),
         }
@@ -55,6 +66,16 @@ impl Eval {
     }
 }
 
+/// What a worker checks.
+pub(super) enum Input {
+    /// A candidate of the current pass, unparsed against the pass's tree.
+    Mask(Arc<Tree>, Mask),
+    /// The text of a candidate of a later pass, tested ahead: the outcome
+    /// goes to the cache, where it waits for the candidate (see
+    /// [`crate::reduce::ahead`]).
+    Ahead(Arc<[u8]>),
+}
+
 /// A candidate sent to a worker.
 pub(super) struct Job {
     /// Tells this sending of candidate `index` from earlier ones that were
@@ -62,7 +83,7 @@ pub(super) struct Job {
     pub ticket: u64,
     pub index: usize,
     pub level: Option<usize>,
-    pub mask: Mask,
+    pub input: Input,
     pub cancel: Arc<Cancel>,
 }
 
@@ -84,6 +105,8 @@ pub(super) struct Done {
     pub eval: Result<Eval>,
     /// The candidate, when it is interesting.
     pub found: Option<Found>,
+    /// It was a test ahead ([`Input::Ahead`]).
+    pub ahead: bool,
 }
 
 /// A worker's reusable buffers: one text, whatever the size of the
@@ -123,6 +146,8 @@ impl Scratch {
 enum Known {
     /// The test said so.
     Tested(bool),
+    /// A test ahead said so (after this long).
+    Ahead(bool, Duration),
     /// The syntax guard rejected it (the test did not run).
     Guarded,
 }
@@ -212,17 +237,49 @@ impl<'a> Checker<'a> {
         self.unguarded.store(!on, Ordering::Relaxed);
     }
 
+    /// What a test (or the syntax guard) said of `text` before, if it
+    /// did (the guard's refusal as not interesting: a test ahead is of a
+    /// guarded pass).
+    pub(super) fn known(&self, text: &[u8]) -> Option<bool> {
+        match self.cache.lock().expect("cache lock").get(&xxhash_rust::xxh3::xxh3_128(text))? {
+            Known::Tested(b) | Known::Ahead(b, _) => Some(*b),
+            Known::Guarded => Some(false),
+        }
+    }
+
+    /// Whether a test of `text` is running.
+    pub(super) fn running(&self, text: &[u8]) -> bool {
+        let key = xxhash_rust::xxh3::xxh3_128(text);
+        self.running.lock().expect("running lock").contains_key(&key)
+    }
+
+    /// The cache's answer for a candidate of text `key`.
+    fn cached(&self, key: u128, unguarded: bool) -> Option<Eval> {
+        match *self.cache.lock().expect("cache lock").get(&key)? {
+            Known::Tested(b) => Some(Eval::Cached(b)),
+            Known::Ahead(b, t) => Some(Eval::Ahead(b, t, key)),
+            Known::Guarded if !unguarded => Some(Eval::Cached(false)),
+            Known::Guarded => None,
+        }
+    }
+
     /// Decides one candidate.
     pub(super) fn check(
         &self,
         scratch: &mut Scratch,
-        tree: &Tree,
         best: Best,
         permit: Option<Permit<'_>>,
         job: &Job,
     ) -> (Result<Eval>, Option<Found>) {
         let started = Instant::now();
-        scratch.unparser.unparse(tree, &job.mask, &mut scratch.text);
+        let ahead = matches!(job.input, Input::Ahead(_));
+        match &job.input {
+            Input::Mask(tree, mask) => scratch.unparser.unparse(tree, mask, &mut scratch.text),
+            Input::Ahead(text) => {
+                scratch.text.clear();
+                scratch.text.extend_from_slice(text);
+            }
+        }
         let text = &scratch.text;
         let same = text[..] == *best.text;
         let key = if same { 0 } else { xxhash_rust::xxh3::xxh3_128(text) };
@@ -230,12 +287,8 @@ impl<'a> Checker<'a> {
         if same {
             return (Ok(Eval::Same), None);
         }
-        let unguarded = self.unguarded.load(Ordering::Relaxed);
-        let cached = match self.cache.lock().expect("cache lock").get(&key) {
-            Some(Known::Tested(b)) => Some(*b),
-            Some(Known::Guarded) if !unguarded => Some(false),
-            _ => None,
-        };
+        let unguarded = !ahead && self.unguarded.load(Ordering::Relaxed);
+        let cached = self.cached(key, unguarded);
         // the guard's parse of the candidate becomes the base if the
         // candidate becomes the best
         let mut base = None;
@@ -248,12 +301,13 @@ impl<'a> Checker<'a> {
             rejected
         };
         let mut testing = None;
-        let eval = if let Some(b) = cached {
-            Eval::Cached(b)
+        let eval = if let Some(eval) = cached {
+            eval
         } else if guarded() {
             self.cache.lock().expect("cache lock").insert(key, Known::Guarded);
             Eval::Guarded
-        } else if let Some(eval) = self.same_text_tested(key, &job.cancel, &mut testing) {
+        } else if let Some(eval) = self.same_text_tested(key, unguarded, &job.cancel, &mut testing)
+        {
             eval
         } else {
             // the test does not need the best: an older one is not kept
@@ -272,7 +326,10 @@ impl<'a> Checker<'a> {
                     self.setup_ns.fetch_add(setup.as_nanos() as u64, Ordering::Relaxed);
                     if report.outcome != Outcome::Cancelled {
                         let interesting = report.outcome.is_interesting();
-                        let known = Known::Tested(interesting);
+                        let known = match ahead {
+                            true => Known::Ahead(interesting, report.elapsed),
+                            false => Known::Tested(interesting),
+                        };
                         self.cache.lock().expect("cache lock").insert(key, known);
                         if let Some(t) = testing.as_mut() {
                             t.outcome = Some(interesting);
@@ -294,6 +351,7 @@ impl<'a> Checker<'a> {
     fn same_text_tested<'c>(
         &'c self,
         key: u128,
+        unguarded: bool,
         cancel: &Cancel,
         testing: &mut Option<Testing<'c>>,
     ) -> Option<Eval> {
@@ -304,11 +362,7 @@ impl<'a> Checker<'a> {
                     Some(entry) => entry.clone(),
                     // it ended since this worker looked in the cache (a
                     // test's outcome is cached before its mark goes)
-                    None if let Some(Known::Tested(interesting)) =
-                        self.cache.lock().expect("cache lock").get(&key).copied() =>
-                    {
-                        return Some(Eval::Cached(interesting));
-                    }
+                    None if let Some(eval) = self.cached(key, unguarded) => return Some(eval),
                     None => {
                         let entry = Arc::new(Running::default());
                         running.insert(key, entry.clone());
@@ -321,7 +375,11 @@ impl<'a> Checker<'a> {
             let mut ended = entry.ended.lock().expect("ended lock");
             loop {
                 match *ended {
-                    Some(Some(interesting)) => return Some(Eval::Cached(interesting)),
+                    // (a test ahead's outcome is this candidate's)
+                    Some(Some(interesting)) => {
+                        let eval = self.cached(key, unguarded);
+                        return Some(eval.unwrap_or(Eval::Cached(interesting)));
+                    }
                     // it gave no outcome: test it here (or wait for
                     // whoever took it up first)
                     Some(None) => break,
@@ -336,12 +394,7 @@ impl<'a> Checker<'a> {
 
     /// A worker: checks the jobs it receives (against the best as it is
     /// when each job starts) until the queue closes.
-    pub(super) fn work(
-        &self,
-        tree: &Tree,
-        jobs: &Mutex<mpsc::Receiver<Job>>,
-        done: mpsc::Sender<Done>,
-    ) {
+    pub(super) fn work(&self, jobs: &Mutex<mpsc::Receiver<Job>>, done: mpsc::Sender<Done>) {
         let mut scratch = Scratch::default();
         loop {
             let job = match jobs.lock().expect("job queue").recv() {
@@ -362,13 +415,14 @@ impl<'a> Checker<'a> {
                     (Ok(Eval::Dropped), None)
                 } else {
                     let best = self.best.lock().expect("best lock").clone();
-                    let checked = self.check(&mut scratch, tree, best, permit, &job);
+                    let checked = self.check(&mut scratch, best, permit, &job);
                     scratch.trim();
                     checked
                 }
             };
-            let answer =
-                Done { ticket: job.ticket, index: job.index, level: job.level, eval, found };
+            let ahead = matches!(job.input, Input::Ahead(_));
+            let (ticket, index, level) = (job.ticket, job.index, job.level);
+            let answer = Done { ticket, index, level, eval, found, ahead };
             if done.send(answer).is_err() {
                 return;
             }

@@ -30,18 +30,25 @@
 //! confirmed guess cancels them. A probe's other branch is what follows
 //! its failure in the same round: a failed hoist's next target. This only
 //! decides what runs early: outcomes still reach the search in order.
+//!
+//! Once the stream has handed out its last candidate, the workers it
+//! leaves free test ahead: the texts the plan's next passes will test if
+//! this pass ends as assumed (see [`crate::reduce::ahead`]). Their
+//! outcomes go to the cache, where the next pass finds them; the pass
+//! waits for them to end rather than cancel them. A change of assumption
+//! cancels them.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::check::{Done, Eval, Job};
+use super::check::{Done, Eval, Input, Job};
 use super::predict::Timing;
 use super::runner::Outcome;
 use super::stop::Cancel;
 use crate::reduce::{Candidates, Context, Step, Verdict};
-use crate::syntax::Mask;
+use crate::syntax::{Mask, Tree};
 
 /// What the scheduler asks of, and reports to, the evaluator it works for.
 pub(super) trait Ledger {
@@ -87,6 +94,12 @@ pub(super) trait Ledger {
     /// Counts a settled answer that came from a test of the other branch
     /// of a guess, started on a free worker before the guess went wrong.
     fn other_branch_used(&mut self);
+
+    /// Up to `want` texts the plan will test after the pending candidates
+    /// if they turn out as `assumed` (in order), while the chance that
+    /// they are needed is at least `floor`; `sure`: the chance that the
+    /// assumptions hold. None where the plan cannot be foreseen.
+    fn ahead(&mut self, assumed: &[bool], want: usize, sure: f64, floor: f64) -> Vec<Arc<[u8]>>;
 }
 
 /// The least chance that a candidate handed out will be needed. With many
@@ -105,6 +118,12 @@ const MIN_CHANCE: f64 = 0.2;
 /// hoist is often running when the probe fails, but bounded, so that a
 /// run never starts many more than twice the tests it uses.
 const SPARE_CHANCE: f64 = 0.1;
+
+/// The least chance for a test ahead of the pass (see [`crate::reduce::ahead`]):
+/// higher than [`MIN_CHANCE`], since a wrong guess about a pass of one
+/// candidate (renaming, a coordinated group) leaves every text after it
+/// unused.
+const AHEAD_CHANCE: f64 = 0.7;
 
 /// How many candidates, per worker, may be handed out and not settled (of
 /// the chain and in reserve, answered or not). Answers that wait for a
@@ -171,6 +190,27 @@ struct Reserved {
     commit: bool,
 }
 
+/// What one pass's scheduling hands the next.
+#[derive(Default)]
+pub(super) struct Carry {
+    /// The last ticket handed out: the answers of an earlier pass's tests
+    /// may come in during the next, and are told apart by their tickets.
+    tickets: u64,
+    /// Tests ahead still running (their cancels, by ticket), for the next
+    /// passes: no change of assumption of theirs cancels them.
+    pub ahead: HashMap<u64, Arc<Cancel>>,
+}
+
+/// Tests ahead of the pass (see the module's documentation).
+#[derive(Default)]
+struct Ahead {
+    /// Their cancels, by ticket.
+    flights: HashMap<u64, Arc<Cancel>>,
+    /// The chain's chance when the plan was last foreseen under the
+    /// current assumptions (none since they changed).
+    asked: Option<f64>,
+}
+
 /// The tests of the first candidates the stream would hand out if a
 /// pending candidate turned out otherwise than assumed.
 #[derive(Default)]
@@ -195,8 +235,9 @@ impl Reserve {
 /// The bookkeeping of one parallel evaluation: feeds the workers, settles
 /// their answers in sequential order, and moves speculation to the other
 /// branch when an answer (or a long-running test) says so.
-#[derive(Default)]
 pub(super) struct Dispatch {
+    /// The tree the candidates are unparsed against.
+    tree: Arc<Tree>,
     /// Every candidate handed out and not settled, by index.
     pending: BTreeMap<usize, Pending>,
     flying: BTreeMap<usize, Flight>,
@@ -222,10 +263,40 @@ pub(super) struct Dispatch {
     spare: bool,
     /// The stream has no candidate left under the current assumptions.
     exhausted: bool,
+    ahead: Ahead,
+    /// Tests ahead of an earlier pass still running (see [`Carry`]).
+    carried: HashMap<u64, Arc<Cancel>>,
     tickets: u64,
 }
 
 impl Dispatch {
+    /// The scheduling of a pass over `tree`, after what the pass before it
+    /// handed on.
+    pub(super) fn new(tree: Arc<Tree>, carry: Carry) -> Dispatch {
+        Dispatch {
+            tree,
+            pending: BTreeMap::new(),
+            flying: BTreeMap::new(),
+            tickets_at: HashMap::new(),
+            answers: BTreeMap::new(),
+            orphans: Vec::new(),
+            reserves: BTreeMap::new(),
+            held: None,
+            settled: 0,
+            spare: false,
+            exhausted: false,
+            ahead: Ahead::default(),
+            carried: carry.ahead,
+            tickets: carry.tickets,
+        }
+    }
+
+    /// What the next pass's scheduling takes on: the tickets, and the
+    /// tests ahead of a pass that ended as assumed.
+    pub(super) fn into_carry(self) -> Carry {
+        Carry { tickets: self.tickets, ahead: self.carried }
+    }
+
     pub(super) fn run(
         &mut self,
         ledger: &mut dyn Ledger,
@@ -280,6 +351,16 @@ impl Dispatch {
         for flight in self.flying.values() {
             flight.cancel.set();
         }
+        // tests ahead of a pass that ended as assumed are the next pass's
+        match verdict {
+            Verdict::Finished => self.carried.extend(self.ahead.flights.drain()),
+            Verdict::Stopped => {
+                self.cancel_ahead();
+                for (_, cancel) in self.carried.drain() {
+                    cancel.set();
+                }
+            }
+        }
         let reserves = std::mem::take(&mut self.reserves).into_values();
         self.orphans.extend(reserves.flat_map(Reserve::into_kept));
         self.drop_orphans(ledger);
@@ -319,7 +400,47 @@ impl Dispatch {
         }
         // what the new assumptions did not hand out again is not needed
         self.drop_orphans(ledger);
-        fed
+        fed.and_then(|()| self.feed_ahead(ledger, job_tx))
+    }
+
+    /// Once the stream has handed out its last candidate, tests ahead on
+    /// the workers left free: the texts the plan will test next if the
+    /// pending candidates turn out as assumed (asked again when that got
+    /// much likelier).
+    fn feed_ahead(
+        &mut self,
+        ledger: &mut dyn Ledger,
+        job_tx: &mpsc::Sender<Job>,
+    ) -> Result<(), Verdict> {
+        let room = ledger.jobs().saturating_sub(self.running());
+        let chance = self.chain_chance();
+        let stale = self
+            .ahead
+            .asked
+            .is_none_or(|asked| chance > asked && chance >= (asked + 0.25).min(1.0));
+        if !self.exhausted || self.held.is_some() || room == 0 || chance < MIN_CHANCE || !stale {
+            return Ok(());
+        }
+        self.ahead.asked = Some(chance);
+        let assumed: Vec<bool> = self.pending.values().map(|p| p.assumed).collect();
+        for text in ledger.ahead(&assumed, room, chance, AHEAD_CHANCE) {
+            self.tickets += 1;
+            let cancel = Arc::new(Cancel::default());
+            self.ahead.flights.insert(self.tickets, cancel.clone());
+            // (the last turn for the budget of candidate text)
+            let (ticket, index, input) = (self.tickets, usize::MAX, Input::Ahead(text));
+            let job = Job { ticket, index, level: None, input, cancel };
+            job_tx.send(job).map_err(|_| Verdict::Stopped)?;
+        }
+        Ok(())
+    }
+
+    /// Cancels the tests ahead: the assumptions they were chosen on changed.
+    fn cancel_ahead(&mut self) {
+        for (_, cancel) in self.ahead.flights.drain() {
+            cancel.set();
+        }
+        self.ahead.asked = None;
     }
 
     /// Cancels the orphaned tests still running and accounts for the
@@ -356,10 +477,11 @@ impl Dispatch {
         self.speculated() + more < window
     }
 
-    /// Tests running, of the chain and in reserve.
+    /// Tests running, of the chain, in reserve and ahead.
     fn running(&self) -> usize {
         let reserve = self.reserves.values().flat_map(|r| &r.tests);
-        self.flying.len() + reserve.filter(|r| matches!(r.kept.orphan, Orphan::Flying(_))).count()
+        let reserve = reserve.filter(|r| matches!(r.kept.orphan, Orphan::Flying(_))).count();
+        self.flying.len() + reserve + self.ahead.flights.len() + self.carried.len()
     }
 
     /// Hands out the chain's next candidates while they are likelier to be
@@ -591,7 +713,7 @@ impl Dispatch {
                         ticket: self.tickets,
                         index: c.index,
                         level: c.level,
-                        mask: c.mask.clone(),
+                        input: Input::Mask(self.tree.clone(), c.mask.clone()),
                         cancel: cancel.clone(),
                     };
                     if job_tx.send(job).is_err() {
@@ -712,7 +834,8 @@ impl Dispatch {
     ) -> Result<(), Verdict> {
         self.tickets += 1;
         let cancel = Arc::new(Cancel::default());
-        let job = Job { ticket: self.tickets, index, level, mask, cancel: cancel.clone() };
+        let input = Input::Mask(self.tree.clone(), mask);
+        let job = Job { ticket: self.tickets, index, level, input, cancel: cancel.clone() };
         let flight =
             Flight { ticket: self.tickets, cancel, sent: Instant::now(), guessed_again: false };
         self.tickets_at.insert(self.tickets, index);
@@ -746,6 +869,12 @@ impl Dispatch {
 
     /// Takes in a worker's answer.
     fn answer(&mut self, ledger: &mut dyn Ledger, candidates: &mut dyn Candidates, mut done: Done) {
+        let ticket = done.ticket;
+        if self.ahead.flights.remove(&ticket).is_some() || self.carried.remove(&ticket).is_some() {
+            // its outcome is in the cache, for the pass that needs it
+            ledger.waste(&done);
+            return;
+        }
         let Some(index) = self.tickets_at.remove(&done.ticket) else {
             self.answer_reserve(ledger, done);
             return;
@@ -850,6 +979,7 @@ impl Dispatch {
             interesting;
         candidates.assume(index, interesting);
         self.exhausted = false;
+        self.cancel_ahead();
     }
 }
 
@@ -934,7 +1064,8 @@ mod tests {
             loop {
                 // not `while let`: its lock would be held while the job runs
                 let Ok(job) = jobs.lock().expect("jobs").recv() else { return };
-                let (outcome, latency) = (self.script)(&self.units.present_bfs(&job.mask));
+                let Input::Mask(_, mask) = &job.input else { panic!("no tests ahead here") };
+                let (outcome, latency) = (self.script)(&self.units.present_bfs(mask));
                 if job.index == 0 {
                     self.first_running.store(true, Ordering::SeqCst);
                 } else if self.first_running.load(Ordering::SeqCst) {
@@ -953,8 +1084,8 @@ mod tests {
                     self.first_running.store(false, Ordering::SeqCst);
                 }
                 let eval = Ok(Eval::Tested(outcome, started.elapsed()));
-                let answer =
-                    Done { ticket: job.ticket, index: job.index, level: None, eval, found: None };
+                let (ticket, index) = (job.ticket, job.index);
+                let answer = Done { ticket, index, level: None, eval, found: None, ahead: false };
                 if done.send(answer).is_err() {
                     return;
                 }
@@ -1013,6 +1144,10 @@ mod tests {
             self.guessed_again += 1;
         }
 
+        fn ahead(&mut self, _: &[bool], _: usize, _: f64, _: f64) -> Vec<Arc<[u8]>> {
+            Vec::new()
+        }
+
         fn other_branch_used(&mut self) {
             self.other_branch_used += 1;
         }
@@ -1031,7 +1166,8 @@ mod tests {
                     scope.spawn(move || pool.work(job_rx, done_tx));
                 }
                 drop(done_tx);
-                let verdict = Dispatch::default().run(self, candidates, &job_tx, &done_rx);
+                let mut dispatch = Dispatch::new(Arc::new(flat(1)), Carry::default());
+                let verdict = dispatch.run(self, candidates, &job_tx, &done_rx);
                 drop(job_tx);
                 for done in done_rx.iter() {
                     self.waste(&done);
@@ -1163,7 +1299,7 @@ mod tests {
     /// `spare`, read at each hand-out).
     #[test]
     fn a_less_likely_branch_runs_only_while_fewer_tests_were_wasted_than_used() {
-        let mut dispatch = Dispatch::default();
+        let mut dispatch = Dispatch::new(Arc::new(flat(1)), Carry::default());
         let probe = Pending {
             other: false,
             mask: Mask::new(4),

@@ -19,6 +19,7 @@
 //! Invariant: this layer knows nothing of the application above it (the
 //! command line, files the user named, exit codes).
 
+use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -27,6 +28,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use serde::Serialize;
 
+use crate::reduce::ahead::{Guide, Reach};
 use crate::reduce::{Candidates, Context, Oracle, Verdict};
 use crate::syntax::{Mask, Tree};
 
@@ -41,8 +43,8 @@ pub mod scratch;
 pub mod stats;
 pub mod stop;
 
-use check::{Checker, Done, Eval, Found, Job, Scratch};
-use dispatch::{Dispatch, Ledger};
+use check::{Checker, Done, Eval, Found, Input, Job, Scratch};
+use dispatch::{Carry, Dispatch, Ledger};
 use guard::{Best, Guard, Turn};
 use predict::{Odds, Timing};
 use runner::{Outcome, Runner};
@@ -103,6 +105,14 @@ pub struct Answer {
     pub test_secs: f64,
 }
 
+/// What the plan will test after the pass in flight, if that pass ends as
+/// guessed (see [`crate::reduce::ahead`]): with `-j`, free workers test
+/// those texts ahead, while the pass ends.
+pub trait Foresight {
+    /// The texts, the likeliest to be needed first.
+    fn foresee(&mut self, reach: Reach<'_>, guide: &dyn Guide) -> Vec<Arc<[u8]>>;
+}
+
 /// Why an evaluation stopped before its search was done.
 #[derive(Debug)]
 pub enum StopReason {
@@ -132,6 +142,16 @@ pub struct Evaluator<'a> {
     failure: Option<anyhow::Error>,
     /// The buffers of `-j 1`'s checks, and of unparsing each new best.
     scratch: Scratch,
+    /// The outcome of every candidate settled so far, in order: where a
+    /// forecast of the plan starts.
+    outcomes: Vec<bool>,
+    foresight: Option<Box<dyn Foresight + 'a>>,
+    /// The texts whose test ahead a settled candidate took.
+    claimed: HashSet<u128>,
+    /// The run's workers, if started ([`Evaluator::start_workers`]).
+    pool: Option<Pool>,
+    /// What one pass's scheduling hands the next (see [`Carry`]).
+    carry: Carry,
 }
 
 impl std::fmt::Debug for Evaluator<'_> {
@@ -167,7 +187,18 @@ impl<'a> Evaluator<'a> {
             sink,
             failure: None,
             scratch: Scratch::default(),
+            outcomes: Vec::new(),
+            foresight: None,
+            claimed: HashSet::new(),
+            pool: None,
+            carry: Carry::default(),
         }
+    }
+
+    /// Lets free workers test the texts `foresight` says the plan will
+    /// test after the pass in flight (with `-j`).
+    pub fn set_foresight(&mut self, foresight: Box<dyn Foresight + 'a>) {
+        self.foresight = Some(foresight);
     }
 
     /// Switches the syntax guard on or off for the candidates to come (a
@@ -232,6 +263,7 @@ impl<'a> Evaluator<'a> {
             Eval::Dropped => ("dropped", Duration::ZERO),
             Eval::Tested(Outcome::Cancelled, t) => ("cancelled", *t),
             Eval::Tested(Outcome::Timeout, t) => ("timeout", *t),
+            Eval::Ahead(_, t, _) => ("ahead", *t),
             Eval::Tested(_, t) => ("test", *t),
         };
         let answer = Answer {
@@ -254,6 +286,9 @@ impl<'a> Evaluator<'a> {
         s.set_level(level);
         match eval {
             Eval::Same => s.same_text += 1,
+            // its test counted when it ran (and only the first candidate
+            // settled on it gets here: see `settle`)
+            Eval::Ahead(..) => s.ahead_used += 1,
             Eval::Cached(_) => s.cache_hits += 1,
             Eval::Guarded => s.guard_skips += 1,
             Eval::Dropped => {}
@@ -304,16 +339,17 @@ impl<'a> Evaluator<'a> {
                 ticket: 0,
                 index: c.index,
                 level: c.level,
-                mask: c.mask,
+                input: Input::Mask(self.tree.clone(), c.mask.clone()),
                 cancel: cancel.clone(),
             };
             // nothing runs ahead, but the guess is counted as with -j
             let guess = self.chance(c.context, c.expect) > 0.5;
             // one candidate at a time: no share of the budget to wait for
             let (eval, found) =
-                self.checker.check(&mut self.scratch, &self.tree, self.best.clone(), None, &job);
-            let done = Done { ticket: 0, index: c.index, level: c.level, eval, found };
-            let Some(interesting) = self.settle(guess, c.context, c.commit, &job.mask, done) else {
+                self.checker.check(&mut self.scratch, self.best.clone(), None, &job);
+            let done =
+                Done { ticket: 0, index: c.index, level: c.level, eval, found, ahead: false };
+            let Some(interesting) = self.settle(guess, c.context, c.commit, &c.mask, done) else {
                 return Verdict::Stopped;
             };
             candidates.settle(c.index, interesting);
@@ -321,29 +357,110 @@ impl<'a> Evaluator<'a> {
         Verdict::Finished
     }
 
-    /// Up to `jobs` candidates at once on worker threads, settled in order.
+    /// Up to `jobs` candidates at once on the workers, settled in order.
     fn parallel(&mut self, candidates: &mut dyn Candidates) -> Verdict {
-        let (job_tx, job_rx) = mpsc::channel::<Job>();
-        let job_rx = Mutex::new(job_rx);
-        let (done_tx, done_rx) = mpsc::channel::<Done>();
-        let checker = self.checker.clone();
-        let tree = self.tree.clone();
+        if let Some(pool) = self.pool.take() {
+            let verdict = self.dispatch(candidates, &pool);
+            self.pool = Some(pool);
+            return verdict;
+        }
+        // no workers of the run's: this evaluation's own
         std::thread::scope(|scope| {
-            for _ in 0..self.jobs {
-                let done_tx = done_tx.clone();
-                let (checker, job_rx, tree) = (&*checker, &job_rx, &*tree);
-                scope.spawn(move || checker.work(tree, job_rx, done_tx));
-            }
-            drop(done_tx);
-            let verdict = Dispatch::default().run(self, candidates, &job_tx, &done_rx);
-            drop(job_tx);
-            // workers finish their current job (cancelled) and exit; what
-            // they finished was speculation that is no longer needed
-            for done in done_rx.iter() {
-                self.waste(&done);
-            }
+            let pool = Pool::start(scope, &self.checker, self.jobs);
+            let verdict = self.dispatch(candidates, &pool);
+            self.drain(pool);
             verdict
         })
+    }
+
+    /// Settles `candidates` on the workers of `pool`. The tests ahead of a
+    /// pass that ended as assumed go on running, for the next pass.
+    fn dispatch(&mut self, candidates: &mut dyn Candidates, pool: &Pool) -> Verdict {
+        let carry = std::mem::take(&mut self.carry);
+        let mut dispatch = Dispatch::new(self.tree.clone(), carry);
+        let verdict = dispatch.run(self, candidates, &pool.jobs, &pool.done);
+        self.carry = dispatch.into_carry();
+        verdict
+    }
+
+    /// Starts the workers of the run on `scope`: they test the candidates
+    /// of every pass, so that a test ahead of a pass goes on while the
+    /// next pass starts. [`Evaluator::stop_workers`] ends them, before the
+    /// scope does.
+    pub fn start_workers<'s>(&mut self, scope: &'s std::thread::Scope<'s, '_>)
+    where
+        'a: 's,
+    {
+        if self.jobs > 1 && self.pool.is_none() {
+            self.pool = Some(Pool::start(scope, &self.checker, self.jobs));
+        }
+    }
+
+    /// Ends the workers [`Evaluator::start_workers`] started, once their
+    /// current tests end (tests ahead no pass needs now are cancelled).
+    pub fn stop_workers(&mut self) {
+        for (_, cancel) in std::mem::take(&mut self.carry).ahead.drain() {
+            cancel.set();
+        }
+        if let Some(pool) = self.pool.take() {
+            self.drain(pool);
+        }
+    }
+
+    /// Closes `pool`'s queue and waits for its workers to end; what they
+    /// finished was speculation that is no longer needed.
+    fn drain(&mut self, pool: Pool) {
+        let Pool { jobs, done } = pool;
+        drop(jobs);
+        for done in done.iter() {
+            self.waste(&done);
+        }
+    }
+}
+
+/// The worker threads of `-j`: the queue of jobs they take, and the
+/// answers they send back.
+struct Pool {
+    jobs: mpsc::Sender<Job>,
+    done: mpsc::Receiver<Done>,
+}
+
+impl Pool {
+    /// `n` workers checking candidates with `checker`, on `scope`.
+    fn start<'s, 'a: 's>(
+        scope: &'s std::thread::Scope<'s, '_>,
+        checker: &Arc<Checker<'a>>,
+        n: usize,
+    ) -> Pool {
+        let (job_tx, job_rx) = mpsc::channel::<Job>();
+        let job_rx = Arc::new(Mutex::new(job_rx));
+        let (done_tx, done_rx) = mpsc::channel::<Done>();
+        for _ in 0..n {
+            let (checker, job_rx, done_tx) = (checker.clone(), job_rx.clone(), done_tx.clone());
+            scope.spawn(move || checker.work(&job_rx, done_tx));
+        }
+        Pool { jobs: job_tx, done: done_rx }
+    }
+}
+
+/// What a forecast of the plan learns from the evaluator: the odds it
+/// guesses by, and the texts tested or running.
+struct Guidance<'e, 'a> {
+    odds: &'e Odds,
+    checker: &'e Checker<'a>,
+}
+
+impl Guide for Guidance<'_, '_> {
+    fn chance(&self, context: Context, expect: bool) -> f64 {
+        self.odds.chance(context, expect)
+    }
+
+    fn known(&self, text: &[u8]) -> Option<bool> {
+        self.checker.known(text)
+    }
+
+    fn running(&self, text: &[u8]) -> bool {
+        self.checker.running(text)
     }
 }
 
@@ -388,6 +505,8 @@ impl Ledger for Evaluator<'_> {
     ) -> Option<bool> {
         let Done { level, eval, found, .. } = done;
         let eval = match eval {
+            // a test ahead is one candidate's test, the first settled on it
+            Ok(Eval::Ahead(b, _, key)) if !self.claimed.insert(key) => Eval::Cached(b),
             Ok(eval) => eval,
             Err(e) => {
                 self.failure.get_or_insert(e);
@@ -399,8 +518,9 @@ impl Ledger for Evaluator<'_> {
         if eval.cancelled() {
             return None;
         }
-        self.stats.useful_tests += u64::from(matches!(eval, Eval::Tested(..)));
+        self.stats.useful_tests += u64::from(matches!(eval, Eval::Tested(..) | Eval::Ahead(..)));
         let interesting = eval.interesting();
+        self.outcomes.push(interesting);
         if interesting && commit {
             if let Some(found) = found {
                 self.improve(mask, found);
@@ -417,15 +537,36 @@ impl Ledger for Evaluator<'_> {
 
     fn waste(&mut self, done: &Done) {
         if let Ok(eval) = &done.eval {
+            // not the candidate that takes the test ahead
+            let eval = &match *eval {
+                Eval::Ahead(b, ..) => Eval::Cached(b),
+                eval => eval,
+            };
             self.account(eval, done.level);
             self.trace(eval, None, false);
-            self.stats.wasted += u64::from(matches!(eval, Eval::Tested(..)) && !eval.cancelled());
+            let finished = matches!(eval, Eval::Tested(..)) && !eval.cancelled();
+            // a test ahead is waste only if no later candidate takes it
+            match done.ahead {
+                true => self.stats.ahead += u64::from(finished),
+                false => self.stats.wasted += u64::from(finished),
+            }
         }
     }
 
     fn spare(&self) -> bool {
         let s = &self.stats;
-        s.wasted + s.cancelled < s.useful_tests
+        s.wasted + s.ahead.saturating_sub(s.ahead_used) + s.cancelled < s.useful_tests
+    }
+
+    fn ahead(&mut self, assumed: &[bool], want: usize, sure: f64, floor: f64) -> Vec<Arc<[u8]>> {
+        let Some(foresight) = self.foresight.as_mut() else { return Vec::new() };
+        let settled = self.outcomes.len();
+        self.outcomes.extend_from_slice(assumed);
+        let reach = Reach { outcomes: &self.outcomes, want, sure, floor };
+        let guide = Guidance { odds: &self.odds, checker: &self.checker };
+        let texts = foresight.foresee(reach, &guide);
+        self.outcomes.truncate(settled);
+        texts
     }
 
     fn timing(&mut self) -> &mut Timing {

@@ -32,6 +32,12 @@ pub struct Stats {
     pub useful_tests: u64,
     /// Tests that completed but whose answer was not needed.
     pub wasted: u64,
+    /// Tests run ahead of their pass, on the text a later pass was
+    /// guessed to test, while the pass before it ended (with `-j`).
+    pub ahead: u64,
+    /// Of those, the ones a later pass's candidate used (the rest are
+    /// counted as wasted at the end).
+    pub ahead_used: u64,
     /// Tests killed before they finished because their answer was no longer needed.
     pub cancelled: u64,
     /// Candidates guessed to be interesting (what `-j` speculates on).
@@ -102,6 +108,8 @@ impl Stats {
             tests: 0,
             useful_tests: 0,
             wasted: 0,
+            ahead: 0,
+            ahead_used: 0,
             cancelled: 0,
             expected_interesting: 0,
             mispredicted: 0,
@@ -180,8 +188,10 @@ impl Stats {
         self.started.elapsed()
     }
 
-    /// Fixes the wall time and the overhead estimate at the end of a run.
+    /// Fixes the wall time and the overhead estimate at the end of a run,
+    /// and counts the tests ahead no candidate used as wasted.
     pub fn finish(&mut self) {
+        self.wasted += self.ahead.saturating_sub(self.ahead_used);
         self.wall_time = self.started.elapsed();
         let busy = self.test_time.div_f64(self.jobs.max(1) as f64);
         self.overhead_time = self.wall_time.saturating_sub(busy);

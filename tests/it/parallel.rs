@@ -1,10 +1,12 @@
 //! `-j1` and `-j4` give byte-identical results: speculation only changes how
 //! many tests run, never which candidate wins. Also when speculation moves
 //! to the other branch while a test runs (a test that fails fast and passes
-//! slowly), and with `--batch` (the same result for every `-j`, and on C
-//! at most twice the tests of the default mode).
+//! slowly), with `--batch` (the same result for every `-j`, and on C at
+//! most twice the tests of the default mode), and when the next pass's
+//! candidates are tested ahead while a pass ends.
 
 use std::fs;
+use std::path::Path;
 
 use crate::{hdd, run, scratch, script, stderr, Case};
 
@@ -15,13 +17,25 @@ fn reduce_case(case: &Case, jobs: &str) -> (Vec<u8>, u64) {
 
 /// [`reduce_case`] with `extra` arguments.
 fn reduce_case_with(case: &Case, jobs: &str, extra: &[&str]) -> (Vec<u8>, u64) {
+    let (result, stats) = reduce_with_test(case, &case.test(), jobs, extra);
+    (result, stats["tests"].as_u64().expect("tests"))
+}
+
+/// Reduces a corpus case with `test` as its oracle; the result and the
+/// run's `--stats-json`.
+fn reduce_with_test(
+    case: &Case,
+    test: &Path,
+    jobs: &str,
+    extra: &[&str],
+) -> (Vec<u8>, serde_json::Value) {
     let work = scratch();
     let path = work.path().join(&case.input);
     fs::copy(case.input_path(), &path).expect("copy");
     let stats = work.path().join("stats.json");
     let out = run(hdd()
         .arg("-t")
-        .arg(case.test())
+        .arg(test)
         .arg(&path)
         .arg("-o")
         .arg(work.path().join("out"))
@@ -29,9 +43,8 @@ fn reduce_case_with(case: &Case, jobs: &str, extra: &[&str]) -> (Vec<u8>, u64) {
         .args(["-j", jobs, "-q", "--stats-json"])
         .arg(&stats));
     assert!(out.status.success(), "{} -j{jobs}: {}", case.name, stderr(&out));
-    let stats: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(&stats).expect("stats")).expect("json");
-    (fs::read(work.path().join("out")).expect("result"), stats["tests"].as_u64().expect("tests"))
+    let stats = serde_json::from_str(&fs::read_to_string(&stats).expect("stats")).expect("json");
+    (fs::read(work.path().join("out")).expect("result"), stats)
 }
 
 fn same_result(name: &str) {
@@ -90,6 +103,29 @@ fn batches_on_c_cost_at_most_twice_the_tests_of_the_default() {
     let (batched, tests) = reduce_case_with(&case, "1", &["--batch", "16"]);
     assert!(tests <= 2 * default, "--batch 16 took {tests} tests, the default {default}");
     assert!(batched.len() <= case.max_bytes, "--batch 16 left {} bytes", batched.len());
+}
+
+/// With workers to spare at the end of a pass, the texts the next passes
+/// will test are tested ahead, on the pass's assumed outcome: later passes
+/// take those tests' outcomes, and the result is still that of `-j1`.
+#[test]
+fn tests_ahead_of_a_pass_are_used_and_change_nothing() {
+    let case = Case::load("c/bzip2-conversion");
+    let work = scratch();
+    // the case's own test after a pause, so that passes end while tests run
+    let body = format!("sleep 0.1\nexec '{}' \"$@\"", case.test().display());
+    let slow = script(&work.path().join("slow.sh"), &body);
+    let (one, _) = reduce_with_test(&case, &case.test(), "1", &[]);
+    let (eight, stats) = reduce_with_test(&case, &slow, "8", &[]);
+    assert!(
+        one == eight,
+        "-j1 gave {:?}, -j8 gave {:?}",
+        String::from_utf8_lossy(&one),
+        String::from_utf8_lossy(&eight)
+    );
+    let used = stats["ahead_used"].as_u64().expect("ahead_used");
+    assert!(used > 0, "no test ahead was used: {stats}");
+    assert!(used <= stats["ahead"].as_u64().expect("ahead"));
 }
 
 #[test]
