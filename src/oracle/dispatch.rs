@@ -34,9 +34,10 @@
 //! Once the stream has handed out its last candidate, the workers it
 //! leaves free test ahead: the texts the plan's next passes will test if
 //! this pass ends as assumed (see [`crate::reduce::ahead`]). Their
-//! outcomes go to the cache, where the next pass finds them; the pass
-//! waits for them to end rather than cancel them. A change of assumption
-//! cancels them.
+//! outcomes go to the cache, where the next pass finds them. A change of
+//! assumption cancels them; when the pass ends as assumed they run on
+//! (the workers outlive a pass), handed to the next pass's scheduling
+//! ([`Carry`]).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::mpsc;
@@ -98,7 +99,7 @@ pub(super) trait Ledger {
     /// Up to `want` texts the plan will test after the pending candidates
     /// if they turn out as `assumed` (in order), while the chance that
     /// they are needed is at least `floor`; `sure`: the chance that the
-    /// assumptions hold. None where the plan cannot be foreseen.
+    /// assumptions hold. Empty where the plan cannot be foreseen.
     fn ahead(&mut self, assumed: &[bool], want: usize, sure: f64, floor: f64) -> Vec<Arc<[u8]>>;
 }
 
