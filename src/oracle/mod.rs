@@ -369,6 +369,8 @@ impl<'a> Evaluator<'a> {
             let pool = Pool::start(scope, &self.checker, self.jobs);
             let verdict = self.dispatch(candidates, &pool);
             self.drain(pool);
+            // its tests ahead ended with its workers: none runs on
+            self.carry.ahead.clear();
             verdict
         })
     }
