@@ -25,6 +25,7 @@ use super::guard::{Best, Budget, Guard, Permit, Turn};
 use super::runner::{Outcome, Runner};
 use super::stop::Cancel;
 use crate::language::GuardBase;
+use crate::reduce::ahead::Seen;
 use crate::syntax::{Mask, Tree, Unparser};
 
 /// What is known about one candidate.
@@ -85,6 +86,13 @@ pub(super) struct Job {
     pub level: Option<usize>,
     pub input: Input,
     pub cancel: Arc<Cancel>,
+}
+
+impl Job {
+    /// Whether it is a test ahead ([`Input::Ahead`]).
+    pub(super) fn ahead(&self) -> bool {
+        matches!(self.input, Input::Ahead(_))
+    }
 }
 
 /// An interesting candidate: the syntax guard's parse of it, with `-j 1`.
@@ -237,20 +245,19 @@ impl<'a> Checker<'a> {
         self.unguarded.store(!on, Ordering::Relaxed);
     }
 
-    /// What a test (or the syntax guard) said of `text` before, if it
-    /// did (the guard's refusal as not interesting: a test ahead is of a
-    /// guarded pass).
-    pub(super) fn known(&self, text: &[u8]) -> Option<bool> {
-        match self.cache.lock().expect("cache lock").get(&xxhash_rust::xxh3::xxh3_128(text))? {
-            Known::Tested(b) | Known::Ahead(b, _) => Some(*b),
-            Known::Guarded => Some(false),
-        }
-    }
-
-    /// Whether a test of `text` is running.
-    pub(super) fn running(&self, text: &[u8]) -> bool {
+    /// What a test (or the syntax guard, as not interesting: a test ahead
+    /// is of a guarded pass) said of `text` before, or whether one runs.
+    pub(super) fn seen(&self, text: &[u8]) -> Seen {
         let key = xxhash_rust::xxh3::xxh3_128(text);
-        self.running.lock().expect("running lock").contains_key(&key)
+        match self.cache.lock().expect("cache lock").get(&key) {
+            Some(Known::Tested(b) | Known::Ahead(b, _)) => return Seen::Known(*b),
+            Some(Known::Guarded) => return Seen::Known(false),
+            None => {}
+        }
+        match self.running.lock().expect("running lock").contains_key(&key) {
+            true => Seen::Running,
+            false => Seen::New,
+        }
     }
 
     /// The cache's answer for a candidate of text `key`.
@@ -272,7 +279,7 @@ impl<'a> Checker<'a> {
         job: &Job,
     ) -> (Result<Eval>, Option<Found>) {
         let started = Instant::now();
-        let ahead = matches!(job.input, Input::Ahead(_));
+        let ahead = job.ahead();
         match &job.input {
             Input::Mask(tree, mask) => scratch.unparser.unparse(tree, mask, &mut scratch.text),
             Input::Ahead(text) => {
@@ -420,7 +427,7 @@ impl<'a> Checker<'a> {
                     checked
                 }
             };
-            let ahead = matches!(job.input, Input::Ahead(_));
+            let ahead = job.ahead();
             let (ticket, index, level) = (job.ticket, job.index, job.level);
             let answer = Done { ticket, index, level, eval, found, ahead };
             if done.send(answer).is_err() {

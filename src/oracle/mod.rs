@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::reduce::ahead::{Guide, Reach};
+use crate::reduce::ahead::{Guide, Reach, Seen};
 use crate::reduce::{Candidates, Context, Oracle, Verdict};
 use crate::syntax::{Mask, Tree};
 
@@ -457,12 +457,8 @@ impl Guide for Guidance<'_, '_> {
         self.odds.chance(context, expect)
     }
 
-    fn known(&self, text: &[u8]) -> Option<bool> {
-        self.checker.known(text)
-    }
-
-    fn running(&self, text: &[u8]) -> bool {
-        self.checker.running(text)
+    fn seen(&self, text: &[u8]) -> Seen {
+        self.checker.seen(text)
     }
 }
 

@@ -26,11 +26,18 @@ pub trait Guide {
     /// The chance that a candidate like this turns out interesting.
     fn chance(&self, context: Context, expect: bool) -> f64;
 
-    /// The outcome of a text tested (or refused by the syntax guard) before.
-    fn known(&self, text: &[u8]) -> Option<bool>;
+    /// What the oracle knows of a text.
+    fn seen(&self, text: &[u8]) -> Seen;
+}
 
-    /// Whether a test of this text is running or on its way.
-    fn running(&self, text: &[u8]) -> bool;
+/// What the oracle knows of a text a forecast names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seen {
+    /// A test (or the syntax guard, as not interesting) answered it before.
+    Known(bool),
+    /// A test of it is running.
+    Running,
+    New,
 }
 
 /// The views of a text, as the real plan's [`Host`] makes them.
@@ -115,14 +122,16 @@ impl Forecast<'_, '_> {
         if self.buffer[..] == *self.best {
             return Some(true);
         }
-        if let Some(known) = self.guide.known(&self.buffer) {
+        let seen = self.guide.seen(&self.buffer);
+        if let Seen::Known(known) = seen {
             return Some(known);
         }
         let chance = self.guide.chance(context, expect);
-        let key = xxhash_rust::xxh3::xxh3_128(&self.buffer);
         // a text the syntax guard would answer differently off than on is
         // not tested ahead (the oracle tests every text ahead under it)
-        let fresh = self.guarded && !self.guide.running(&self.buffer) && self.seen.insert(key);
+        let fresh = self.guarded
+            && seen == Seen::New
+            && self.seen.insert(xxhash_rust::xxh3::xxh3_128(&self.buffer));
         if fresh {
             self.texts.push(Arc::from(&self.buffer[..]));
         }
@@ -208,11 +217,8 @@ mod tests {
         fn chance(&self, _: Context, _: bool) -> f64 {
             self.chance
         }
-        fn known(&self, text: &[u8]) -> Option<bool> {
-            self.map.borrow().get(text).copied()
-        }
-        fn running(&self, _: &[u8]) -> bool {
-            false
+        fn seen(&self, text: &[u8]) -> Seen {
+            self.map.borrow().get(text).map_or(Seen::New, |&b| Seen::Known(b))
         }
     }
 
