@@ -17,14 +17,14 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use serde::Serialize;
 
 use super::config::Config;
-use super::error::Fatal;
+use super::error::{exit, Fatal};
 use super::output::{Claim, DirOutput, Output};
 use super::progress::Progress;
 use super::set::FileSet;
@@ -33,9 +33,9 @@ use crate::language::{self, Frontend, Interrupt, LangInfo, OrderData};
 use crate::oracle::guard::Guard;
 use crate::oracle::runner::{Layout, Outcome, Runner, Spec};
 use crate::oracle::stats::Stats;
-use crate::oracle::stop::{Cancel, Stop};
+use crate::oracle::stop::{Alarm, Cancel, Stop};
 use crate::oracle::{Answer, Evaluator, Foresight, Settings, Sink, StopReason};
-use crate::reduce::ahead::{self, Guide, Reach, Views};
+use crate::reduce::ahead::{self, Foreseen, Guide, Reach, Views};
 use crate::reduce::{rename, Host, Oracle, Order, Phase, Plan, Units, View};
 use crate::syntax::{chars, dump, forest, layout, Tree};
 
@@ -135,15 +135,49 @@ impl Subject {
 /// Runs one reduction.
 pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     let began = Instant::now();
-    // --max-time counts from here: the check of the original and parsing too
-    let deadline = config.max_time.map(|t| began + t);
     // a second run writing the same output is refused before any test
     let _claim = Claim::take(&config.output)?;
+    // With more than one worker the original is checked beside the first
+    // tests. A test that fails under load (a timeout inside the script, on
+    // a busy machine) may then fail on the original too: before hdd says
+    // the original is not interesting, it checks it again alone, first
+    // thing in a run of its own (nothing was saved meanwhile).
+    match reduce_from(config, &stop, began, config.jobs > 1) {
+        Err(e) if e.is::<CheckAlone>() => {
+            stop.resume();
+            Progress::new(config.progress, config.quiet).println(
+                "hdd: the test did not find the original interesting while other tests ran \
+                 beside it (does it time out under load?): checking it again, alone",
+            );
+            reduce_from(config, &stop, began, false)
+        }
+        ended => ended,
+    }
+}
+
+/// The check of the original failed beside the first tests: it is to be
+/// made again alone.
+#[derive(Debug)]
+struct CheckAlone;
+
+impl std::fmt::Display for CheckAlone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the original is to be checked again, alone")
+    }
+}
+
+impl std::error::Error for CheckAlone {}
+
+/// One reduction from `began`, the original checked beside the first
+/// tests if `beside`, else first.
+fn reduce_from(config: &Config, stop: &Arc<Stop>, began: Instant, beside: bool) -> Result<Summary> {
+    // --max-time counts from the start: the check of the original and parsing too
+    let deadline = config.max_time.map(|t| began + t);
     let Subject { input, mut frontend, mut text, layout, separators } = Subject::new(config)?;
     // a parse of megabytes takes seconds: a signal or the deadline ends it
-    frontend.set_interrupt(interrupt(&stop));
+    frontend.set_interrupt(interrupt(stop));
     if let Some(t) = &mut text {
-        t.set_interrupt(interrupt(&stop));
+        t.set_interrupt(interrupt(stop));
     }
     let spec = Spec {
         test: config.test.clone(),
@@ -160,22 +194,17 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
         config.test.display(),
         config.input.display()
     ));
-    check_original(&runner, config, &input)?;
-    // the check of the original always finishes; from here on the deadline
-    // stops the tests that run (and the final re-check) at once
-    let _alarm = deadline.map(|d| stop.alarm(d));
-
-    let output = match (&config.set, layout) {
-        (Some(set), Layout::Set(l)) => Saved::Dir(
-            DirOutput::prepare(&config.input, &config.output, config.in_place)?,
-            set,
-            l.copied,
-        ),
-        _ => Saved::File(Output::prepare(&config.input, &input, &config.output, config.in_place)?),
+    let opening = Opening { runner: &runner, config, input: &input, stop, deadline, layout };
+    // Beside: the first tests run beside the check of the original, a test
+    // latency sooner; nothing they find is saved until it passed, and a
+    // failed check abandons the run (see `Gate`).
+    let (gate, mut checking) = match beside {
+        false => (Gate::Open(opening.open()?), None),
+        true => {
+            let (tx, rx) = mpsc::channel();
+            (Gate::Waiting(rx), Some((opening, tx)))
+        }
     };
-    if !config.in_place {
-        output.write(&input)?;
-    }
     let tree = Arc::new(frontend.parse(Arc::from(input.as_slice())));
     // the guard parses the text once more: not for a run whose time ran
     // out while the input was parsed, which will test nothing
@@ -197,9 +226,9 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
         batch: config.batch,
     };
     let trace = config.trace.as_deref().map(Trace::create).transpose()?;
-    let mut sink = Saving { output: &output, progress: &progress, trace };
+    let mut sink = Saving { gate, progress: &progress, trace };
     let mut bench = Bench {
-        stop: &stop,
+        stop,
         frontend: &*frontend,
         text: text.as_deref(),
         tree: tree.clone(),
@@ -220,6 +249,16 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
         }));
     }
     std::thread::scope(|scope| {
+        if let Some((opening, opened)) = checking.take() {
+            scope.spawn(move || {
+                let checked = opening.open();
+                if checked.is_err() {
+                    opening.stop.abandon();
+                }
+                // (a run that ended meanwhile no longer waits for it)
+                let _ = opened.send(checked);
+            });
+        }
         // one set of workers for every pass: a test ahead of a pass goes on
         // while the next one starts
         bench.ev.start_workers(scope);
@@ -233,19 +272,31 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     });
     let mut ev = bench.into_evaluator();
     progress.clear();
-    let mut ended = match ev.stop_reason() {
-        Some(StopReason::Failed(e)) => return Err(e),
-        Some(StopReason::Signal(s)) => Ended::Signal(s),
-        Some(StopReason::TimeUp) => Ended::TimeUp,
-        None => Ended::Finished,
-    };
-
+    let reason = ev.stop_reason();
+    let rechecked = ev.take_recheck();
     let best = ev.best().clone();
     let mut stats = ev.stats();
     drop(ev);
     if let Some(trace) = &mut sink.trace {
         trace.out.flush().context("cannot write the --trace file")?;
     }
+    // a failed check of the original says why the run ended, whatever
+    // else stopped it (once it failed alone too: see `reduce`); the alarm
+    // of --max-time goes on to the re-check
+    let Opened { output, alarm: _alarm } = sink.gate.into_opened().map_err(|e| {
+        let not_interesting =
+            e.downcast_ref::<Fatal>().is_some_and(|f| f.code == exit::NOT_INTERESTING);
+        match not_interesting && stop.signal().is_none() && !stop.is_time_up() {
+            true => anyhow::Error::new(CheckAlone),
+            false => e,
+        }
+    })?;
+    let mut ended = match reason {
+        Some(StopReason::Failed(e)) => return Err(e),
+        Some(StopReason::Signal(s)) => Ended::Signal(s),
+        Some(StopReason::TimeUp) => Ended::TimeUp,
+        None => Ended::Finished,
+    };
     let absent = match (&output, ended) {
         (Saved::Dir(..), Ended::Finished) => {
             let (absent, stopped) =
@@ -258,8 +309,12 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
         _ => Vec::new(),
     };
     // every result is re-checked, the original too when nothing could be
-    // removed: a flaky test is reported, not trusted
-    let flaky = if ended == Ended::Finished {
+    // removed: a flaky test is reported, not trusted. With -j, a free
+    // worker may have run the re-check already, on the text the plan was
+    // foreseen to end on; a run that did not pass is made again here
+    let ran_ahead = rechecked == Some(true) && !absent.contains(&true);
+    stats.recheck_ahead = ran_ahead && ended == Ended::Finished;
+    let flaky = if ended == Ended::Finished && !ran_ahead {
         match runner.run_without(&best, &absent, &Cancel::default())?.outcome {
             Outcome::Interesting => false,
             Outcome::Cancelled => {
@@ -368,17 +423,102 @@ impl Saved<'_> {
     }
 }
 
+/// The original input's check, and what comes once it passed: the output
+/// prepared (backed up with `--in-place`, else holding the input) and the
+/// alarm of `--max-time`, which counts from the start but stops tests only
+/// once the check is done.
+struct Opening<'a> {
+    runner: &'a Runner,
+    config: &'a Config,
+    input: &'a [u8],
+    stop: &'a Arc<Stop>,
+    deadline: Option<Instant>,
+    layout: Layout,
+}
+
+/// What a passed check opens.
+struct Opened<'c> {
+    output: Saved<'c>,
+    alarm: Option<Alarm>,
+}
+
+impl<'a> Opening<'a> {
+    fn open(&self) -> Result<Opened<'a>> {
+        let config = self.config;
+        check_original(self.runner, config, self.input)?;
+        let alarm = self.deadline.map(|d| self.stop.alarm(d));
+        let output = match (&config.set, &self.layout) {
+            (Some(set), Layout::Set(l)) => Saved::Dir(
+                DirOutput::prepare(&config.input, &config.output, config.in_place)?,
+                set,
+                l.copied.clone(),
+            ),
+            _ => Saved::File(Output::prepare(
+                &config.input,
+                self.input,
+                &config.output,
+                config.in_place,
+            )?),
+        };
+        if !config.in_place {
+            output.write(self.input)?;
+        }
+        Ok(Opened { output, alarm })
+    }
+}
+
+/// Where the output stands while the original is checked beside the first
+/// tests (`-j` more than 1): nothing is saved before the check passed.
+enum Gate<'c> {
+    Waiting(mpsc::Receiver<Result<Opened<'c>>>),
+    Open(Opened<'c>),
+    /// The check failed: why, until the session takes it.
+    Failed(Option<anyhow::Error>),
+}
+
+impl<'c> Gate<'c> {
+    /// The output once the check passed, waiting for it; `None` if it
+    /// failed.
+    fn wait(&mut self) -> Option<&Opened<'c>> {
+        if let Gate::Waiting(checked) = self {
+            *self = match checked.recv() {
+                Ok(Ok(opened)) => Gate::Open(opened),
+                Ok(Err(e)) => Gate::Failed(Some(e)),
+                Err(mpsc::RecvError) => Gate::Failed(None),
+            };
+        }
+        match self {
+            Gate::Open(opened) => Some(opened),
+            _ => None,
+        }
+    }
+
+    /// The output, or why the check of the original failed.
+    fn into_opened(mut self) -> Result<Opened<'c>> {
+        self.wait();
+        match self {
+            Gate::Open(opened) => Ok(opened),
+            Gate::Failed(Some(e)) => Err(e),
+            _ => Err(anyhow::anyhow!("the check of the original input did not end")),
+        }
+    }
+}
+
 /// Saves every better text, redraws the progress line, and writes the
 /// trace.
 struct Saving<'o> {
-    output: &'o Saved<'o>,
+    gate: Gate<'o>,
     progress: &'o Progress,
     trace: Option<Trace>,
 }
 
 impl Sink for Saving<'_> {
     fn improved(&mut self, text: &[u8]) -> Result<()> {
-        self.output.write(text)
+        match self.gate.wait() {
+            Some(opened) => opened.output.write(text),
+            // the session reports the check's own error
+            None => Err(anyhow::anyhow!("the original input is not interesting")),
+        }
     }
 
     fn progress(&mut self, stats: &Stats, best: usize) {
@@ -401,8 +541,8 @@ impl Sink for Saving<'_> {
 /// goes.
 struct Trace {
     out: BufWriter<File>,
-    /// What `at` counts from: the start of the reduction proper, after the
-    /// check of the original.
+    /// What `at` counts from: the start of the reduction proper (after the
+    /// check of the original with `-j 1`, beside it with more workers).
     start: Instant,
 }
 
@@ -573,7 +713,7 @@ impl Views for Forecasts<'_> {
 }
 
 impl Foresight for Forecasts<'_> {
-    fn foresee(&mut self, reach: Reach<'_>, guide: &dyn Guide) -> Vec<Arc<[u8]>> {
+    fn foresee(&mut self, reach: Reach<'_>, guide: &dyn Guide) -> Foreseen {
         let (plan, input) = (self.plan, self.input.clone());
         ahead::foresee(&plan, self, input, reach, guide)
     }

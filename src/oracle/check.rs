@@ -75,6 +75,11 @@ pub(super) enum Input {
     /// goes to the cache, where it waits for the candidate (see
     /// [`crate::reduce::ahead`]).
     Ahead(Arc<[u8]>),
+    /// The text the plan was foreseen to end on: the final re-check of
+    /// the result, run ahead (see [`Recheck`](super::dispatch::Recheck)).
+    /// The test runs whatever the cache knows; its outcome stays out of the
+    /// cache.
+    Recheck(Arc<[u8]>),
 }
 
 /// A candidate sent to a worker.
@@ -92,6 +97,14 @@ impl Job {
     /// Whether it is a test ahead ([`Input::Ahead`]).
     pub(super) fn ahead(&self) -> bool {
         matches!(self.input, Input::Ahead(_))
+    }
+
+    /// The hash of its text, if it is a re-check ([`Input::Recheck`]).
+    fn recheck(&self) -> Option<u128> {
+        match &self.input {
+            Input::Recheck(text) => Some(xxhash_rust::xxh3::xxh3_128(text)),
+            _ => None,
+        }
     }
 }
 
@@ -115,6 +128,9 @@ pub(super) struct Done {
     pub found: Option<Found>,
     /// It was a test ahead ([`Input::Ahead`]).
     pub ahead: bool,
+    /// It was the final re-check run ahead, of the text with this hash
+    /// ([`Input::Recheck`]).
+    pub recheck: Option<u128>,
 }
 
 /// A worker's reusable buffers: one text, whatever the size of the
@@ -286,6 +302,10 @@ impl<'a> Checker<'a> {
                 scratch.text.clear();
                 scratch.text.extend_from_slice(text);
             }
+            Input::Recheck(text) => {
+                drop(best);
+                return (self.recheck(text, permit, &job.cancel), None);
+            }
         }
         let text = &scratch.text;
         let same = text[..] == *best.text;
@@ -349,6 +369,16 @@ impl<'a> Checker<'a> {
         };
         let found = eval.interesting().then_some(Found { base });
         (Ok(eval), found)
+    }
+
+    /// Runs the test on `text` once more, for the final re-check.
+    fn recheck(&self, text: &[u8], permit: Option<Permit<'_>>, cancel: &Cancel) -> Result<Eval> {
+        let mut text = text.to_vec();
+        let started = Instant::now();
+        let report = self.runner.run(&mut text, |_| drop(permit), cancel)?;
+        let setup = started.elapsed().saturating_sub(report.elapsed);
+        self.setup_ns.fetch_add(setup.as_nanos() as u64, Ordering::Relaxed);
+        Ok(Eval::Tested(report.outcome, report.elapsed))
     }
 
     /// The outcome of another worker's test of the same text (`key`), once
@@ -427,9 +457,9 @@ impl<'a> Checker<'a> {
                     checked
                 }
             };
-            let ahead = job.ahead();
+            let (ahead, recheck) = (job.ahead(), job.recheck());
             let (ticket, index, level) = (job.ticket, job.index, job.level);
-            let answer = Done { ticket, index, level, eval, found, ahead };
+            let answer = Done { ticket, index, level, eval, found, ahead, recheck };
             if done.send(answer).is_err() {
                 return;
             }

@@ -48,6 +48,7 @@ use super::check::{Done, Eval, Input, Job};
 use super::predict::Timing;
 use super::runner::Outcome;
 use super::stop::Cancel;
+use crate::reduce::ahead::Foreseen;
 use crate::reduce::{Candidates, Context, Step, Verdict};
 use crate::syntax::{Mask, Tree};
 
@@ -99,8 +100,9 @@ pub(super) trait Ledger {
     /// Up to `want` texts the plan will test after the pending candidates
     /// if they turn out as `assumed` (in order), while the chance that
     /// they are needed is at least `floor`; `sure`: the chance that the
-    /// assumptions hold. Empty where the plan cannot be foreseen.
-    fn ahead(&mut self, assumed: &[bool], want: usize, sure: f64, floor: f64) -> Vec<Arc<[u8]>>;
+    /// assumptions hold; and the text the plan ends on, if the forecast
+    /// gets there. Nothing where the plan cannot be foreseen.
+    fn ahead(&mut self, assumed: &[bool], want: usize, sure: f64, floor: f64) -> Foreseen;
 }
 
 /// The least chance that a candidate handed out will be needed. With many
@@ -200,6 +202,23 @@ pub(super) struct Carry {
     /// Tests ahead still running (their cancels, by ticket), for the next
     /// passes: no change of assumption of theirs cancels them.
     pub ahead: HashMap<u64, Arc<Cancel>>,
+    /// The last run of the final re-check started ahead, on the text the
+    /// plan was foreseen to end on (see [`Recheck`]).
+    pub recheck: Option<Recheck>,
+}
+
+/// A run of the final re-check of the result, started ahead on the text
+/// the plan was foreseen to end on, while a worker was free: if the plan
+/// does end on it, the session need not run the re-check after the plan,
+/// a test latency later. One at a time; a forecast that ends elsewhere
+/// cancels it for a run on its own last text.
+pub(super) struct Recheck {
+    ticket: u64,
+    /// The hash of its text.
+    pub key: u128,
+    pub cancel: Arc<Cancel>,
+    /// No answer came yet.
+    running: bool,
 }
 
 /// Tests ahead of the pass (see the module's documentation).
@@ -267,6 +286,7 @@ pub(super) struct Dispatch {
     ahead: Ahead,
     /// Tests ahead of an earlier pass still running (see [`Carry`]).
     carried: HashMap<u64, Arc<Cancel>>,
+    recheck: Option<Recheck>,
     tickets: u64,
 }
 
@@ -288,6 +308,7 @@ impl Dispatch {
             exhausted: false,
             ahead: Ahead::default(),
             carried: carry.ahead,
+            recheck: carry.recheck,
             tickets: carry.tickets,
         }
     }
@@ -295,7 +316,7 @@ impl Dispatch {
     /// What the next pass's scheduling takes on: the tickets, and the
     /// tests ahead of a pass that ended as assumed.
     pub(super) fn into_carry(self) -> Carry {
-        Carry { tickets: self.tickets, ahead: self.carried }
+        Carry { tickets: self.tickets, ahead: self.carried, recheck: self.recheck }
     }
 
     pub(super) fn run(
@@ -357,6 +378,9 @@ impl Dispatch {
             Verdict::Finished => self.carried.extend(self.ahead.flights.drain()),
             Verdict::Stopped => {
                 self.cancel_ahead();
+                if let Some(recheck) = &self.recheck {
+                    recheck.cancel.set();
+                }
                 for (_, cancel) in self.carried.drain() {
                     cancel.set();
                 }
@@ -424,16 +448,52 @@ impl Dispatch {
         }
         self.ahead.asked = Some(chance);
         let assumed: Vec<bool> = self.pending.values().map(|p| p.assumed).collect();
-        for text in ledger.ahead(&assumed, room, chance, AHEAD_CHANCE) {
-            self.tickets += 1;
+        let Foreseen { texts, last } = ledger.ahead(&assumed, room, chance, AHEAD_CHANCE);
+        let room = room - texts.len();
+        for text in texts {
             let cancel = Arc::new(Cancel::default());
-            self.ahead.flights.insert(self.tickets, cancel.clone());
-            // (the last turn for the budget of candidate text)
-            let (ticket, index, input) = (self.tickets, usize::MAX, Input::Ahead(text));
-            let job = Job { ticket, index, level: None, input, cancel };
-            job_tx.send(job).map_err(|_| Verdict::Stopped)?;
+            let ticket = self.send_ahead(Input::Ahead(text), cancel.clone(), job_tx)?;
+            self.ahead.flights.insert(ticket, cancel);
         }
+        match last {
+            Some(last) if room > 0 => self.recheck_ahead(last, job_tx),
+            _ => Ok(()),
+        }
+    }
+
+    /// Starts the final re-check on `last`, the text the plan was foreseen
+    /// to end on, unless it runs (or ran) on that text already.
+    fn recheck_ahead(
+        &mut self,
+        last: Arc<[u8]>,
+        job_tx: &mpsc::Sender<Job>,
+    ) -> Result<(), Verdict> {
+        let key = xxhash_rust::xxh3::xxh3_128(&last);
+        if self.recheck.as_ref().is_some_and(|r| r.key == key) {
+            return Ok(());
+        }
+        if let Some(old) = self.recheck.take() {
+            old.cancel.set();
+        }
+        let cancel = Arc::new(Cancel::default());
+        let ticket = self.send_ahead(Input::Recheck(last), cancel.clone(), job_tx)?;
+        self.recheck = Some(Recheck { ticket, key, cancel, running: true });
         Ok(())
+    }
+
+    /// Sends a job that is no candidate of the pass in flight; its ticket.
+    fn send_ahead(
+        &mut self,
+        input: Input,
+        cancel: Arc<Cancel>,
+        job_tx: &mpsc::Sender<Job>,
+    ) -> Result<u64, Verdict> {
+        self.tickets += 1;
+        // (the last turn for the budget of candidate text)
+        let (ticket, index) = (self.tickets, usize::MAX);
+        let job = Job { ticket, index, level: None, input, cancel };
+        job_tx.send(job).map_err(|_| Verdict::Stopped)?;
+        Ok(ticket)
     }
 
     /// Cancels the tests ahead: the assumptions they were chosen on changed.
@@ -482,7 +542,8 @@ impl Dispatch {
     fn running(&self) -> usize {
         let reserve = self.reserves.values().flat_map(|r| &r.tests);
         let reserve = reserve.filter(|r| matches!(r.kept.orphan, Orphan::Flying(_))).count();
-        self.flying.len() + reserve + self.ahead.flights.len() + self.carried.len()
+        let recheck = usize::from(self.recheck.as_ref().is_some_and(|r| r.running));
+        self.flying.len() + reserve + self.ahead.flights.len() + self.carried.len() + recheck
     }
 
     /// Hands out the chain's next candidates while they are likelier to be
@@ -871,6 +932,12 @@ impl Dispatch {
     /// Takes in a worker's answer.
     fn answer(&mut self, ledger: &mut dyn Ledger, candidates: &mut dyn Candidates, mut done: Done) {
         let ticket = done.ticket;
+        if let Some(recheck) = self.recheck.as_mut().filter(|r| r.ticket == ticket) {
+            // the evaluator keeps its outcome for the end of the run
+            recheck.running = false;
+            ledger.waste(&done);
+            return;
+        }
         if self.ahead.flights.remove(&ticket).is_some() || self.carried.remove(&ticket).is_some() {
             // its outcome is in the cache, for the pass that needs it
             ledger.waste(&done);
@@ -1086,7 +1153,15 @@ mod tests {
                 }
                 let eval = Ok(Eval::Tested(outcome, started.elapsed()));
                 let (ticket, index) = (job.ticket, job.index);
-                let answer = Done { ticket, index, level: None, eval, found: None, ahead: false };
+                let answer = Done {
+                    ticket,
+                    index,
+                    level: None,
+                    eval,
+                    found: None,
+                    ahead: false,
+                    recheck: None,
+                };
                 if done.send(answer).is_err() {
                     return;
                 }
@@ -1145,8 +1220,8 @@ mod tests {
             self.guessed_again += 1;
         }
 
-        fn ahead(&mut self, _: &[bool], _: usize, _: f64, _: f64) -> Vec<Arc<[u8]>> {
-            Vec::new()
+        fn ahead(&mut self, _: &[bool], _: usize, _: f64, _: f64) -> Foreseen {
+            Foreseen::default()
         }
 
         fn other_branch_used(&mut self) {

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::reduce::ahead::{Guide, Reach, Seen};
+use crate::reduce::ahead::{Foreseen, Guide, Reach, Seen};
 use crate::reduce::{Candidates, Context, Oracle, Verdict};
 use crate::syntax::{Mask, Tree};
 
@@ -109,8 +109,9 @@ pub struct Answer {
 /// guessed (see [`crate::reduce::ahead`]): with `-j`, free workers test
 /// those texts ahead, while the pass ends.
 pub trait Foresight {
-    /// The texts, the likeliest to be needed first.
-    fn foresee(&mut self, reach: Reach<'_>, guide: &dyn Guide) -> Vec<Arc<[u8]>>;
+    /// The texts, the likeliest to be needed first, and the text the plan
+    /// ends on if the forecast gets there.
+    fn foresee(&mut self, reach: Reach<'_>, guide: &dyn Guide) -> Foreseen;
 }
 
 /// Why an evaluation stopped before its search was done.
@@ -148,6 +149,9 @@ pub struct Evaluator<'a> {
     foresight: Option<Box<dyn Foresight + 'a>>,
     /// The texts whose test ahead a settled candidate took.
     claimed: HashSet<u128>,
+    /// The final re-checks run ahead: their text's hash, and their outcome
+    /// if they finished.
+    rechecks: Vec<(u128, Option<bool>)>,
     /// The run's workers, if started ([`Evaluator::start_workers`]).
     pool: Option<Pool>,
     /// What one pass's scheduling hands the next (see [`Carry`]).
@@ -190,6 +194,7 @@ impl<'a> Evaluator<'a> {
             outcomes: Vec::new(),
             foresight: None,
             claimed: HashSet::new(),
+            rechecks: Vec::new(),
             pool: None,
             carry: Carry::default(),
         }
@@ -230,6 +235,22 @@ impl<'a> Evaluator<'a> {
         stats.guard_time = ns(&self.checker.guard_ns);
         stats.spawn_time = ns(&self.checker.setup_ns);
         stats
+    }
+
+    /// The outcome of the final re-check of the best, if it ran ahead and
+    /// finished (see [`Input::Recheck`]); the other re-checks run ahead
+    /// count as wasted tests.
+    pub fn take_recheck(&mut self) -> Option<bool> {
+        let best = xxhash_rust::xxh3::xxh3_128(&self.best.text);
+        let mut outcome = None;
+        for (key, finished) in std::mem::take(&mut self.rechecks) {
+            match (key == best && outcome.is_none(), finished) {
+                (true, Some(interesting)) => outcome = Some(interesting),
+                (_, Some(_)) => self.stats.wasted += 1,
+                (_, None) => {}
+            }
+        }
+        outcome
     }
 
     pub fn stats_mut(&mut self) -> &mut Stats {
@@ -347,8 +368,15 @@ impl<'a> Evaluator<'a> {
             // one candidate at a time: no share of the budget to wait for
             let (eval, found) =
                 self.checker.check(&mut self.scratch, self.best.clone(), None, &job);
-            let done =
-                Done { ticket: 0, index: c.index, level: c.level, eval, found, ahead: false };
+            let done = Done {
+                ticket: 0,
+                index: c.index,
+                level: c.level,
+                eval,
+                found,
+                ahead: false,
+                recheck: None,
+            };
             let Some(interesting) = self.settle(guess, c.context, c.commit, &c.mask, done) else {
                 return Verdict::Stopped;
             };
@@ -371,6 +399,7 @@ impl<'a> Evaluator<'a> {
             self.drain(pool);
             // its tests ahead ended with its workers: none runs on
             self.carry.ahead.clear();
+            self.carry.recheck = None;
             verdict
         })
     }
@@ -401,8 +430,15 @@ impl<'a> Evaluator<'a> {
     /// Ends the workers [`Evaluator::start_workers`] started, once their
     /// current tests end (tests ahead no pass needs now are cancelled).
     pub fn stop_workers(&mut self) {
-        for (_, cancel) in std::mem::take(&mut self.carry).ahead.drain() {
+        let Carry { ahead, recheck, .. } = std::mem::take(&mut self.carry);
+        for (_, cancel) in ahead {
             cancel.set();
+        }
+        // the re-check of the result itself runs on: the session waits for
+        // it rather than start it again
+        let best = xxhash_rust::xxh3::xxh3_128(&self.best.text);
+        if let Some(recheck) = recheck.filter(|r| r.key != best) {
+            recheck.cancel.set();
         }
         if let Some(pool) = self.pool.take() {
             self.drain(pool);
@@ -534,6 +570,15 @@ impl Ledger for Evaluator<'_> {
     }
 
     fn waste(&mut self, done: &Done) {
+        if let Some(key) = done.recheck {
+            // a test like any other, used or not at the end of the run
+            if let Ok(eval) = &done.eval {
+                self.account(eval, None);
+                let finished = matches!(eval, Eval::Tested(..)) && !eval.cancelled();
+                self.rechecks.push((key, finished.then(|| eval.interesting())));
+            }
+            return;
+        }
         if let Ok(eval) = &done.eval {
             // not the candidate that takes the test ahead
             let eval = &match *eval {
@@ -556,15 +601,15 @@ impl Ledger for Evaluator<'_> {
         s.wasted + s.ahead.saturating_sub(s.ahead_used) + s.cancelled < s.useful_tests
     }
 
-    fn ahead(&mut self, assumed: &[bool], want: usize, sure: f64, floor: f64) -> Vec<Arc<[u8]>> {
-        let Some(foresight) = self.foresight.as_mut() else { return Vec::new() };
+    fn ahead(&mut self, assumed: &[bool], want: usize, sure: f64, floor: f64) -> Foreseen {
+        let Some(foresight) = self.foresight.as_mut() else { return Foreseen::default() };
         let settled = self.outcomes.len();
         self.outcomes.extend_from_slice(assumed);
         let reach = Reach { outcomes: &self.outcomes, want, sure, floor };
         let guide = Guidance { odds: &self.odds, checker: &self.checker };
-        let texts = foresight.foresee(reach, &guide);
+        let foreseen = foresight.foresee(reach, &guide);
         self.outcomes.truncate(settled);
-        texts
+        foreseen
     }
 
     fn timing(&mut self) -> &mut Timing {

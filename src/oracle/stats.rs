@@ -40,6 +40,11 @@ pub struct Stats {
     pub ahead_used: u64,
     /// Tests killed before they finished because their answer was no longer needed.
     pub cancelled: u64,
+    /// The final re-check of the result ran ahead, beside the plan's last
+    /// tests, on the text the plan was foreseen to end on (with `-j`): no
+    /// test latency after the plan. Its run is counted in `tests`, as are
+    /// those of re-checks ahead on a text the plan did not end on (wasted).
+    pub recheck_ahead: bool,
     /// Candidates guessed to be interesting (what `-j` speculates on).
     pub expected_interesting: u64,
     /// Candidates that did not turn out as guessed (each sends the
@@ -111,6 +116,7 @@ impl Stats {
             ahead: 0,
             ahead_used: 0,
             cancelled: 0,
+            recheck_ahead: false,
             expected_interesting: 0,
             mispredicted: 0,
             guessed_again: 0,

@@ -48,16 +48,27 @@ impl Wake {
     pub fn fd(&self) -> RawFd {
         self.read.as_raw_fd()
     }
+
+    /// Makes the pipe unreadable again (what rang it was dealt with).
+    fn drain(&self) {
+        let mut buf = [0u8; 64];
+        // SAFETY: reading into a valid buffer from an open non-blocking
+        // descriptor, until it is empty (or fails).
+        while unsafe { libc::read(self.read.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) } > 0 {
+        }
+    }
 }
 
-/// Why everything should stop: the signal that arrived (0: none), or the
-/// time that ran out, and a pipe that becomes readable when either does.
+/// Why everything should stop: the signal that arrived (0: none), the
+/// time that ran out, or a run abandoned, and a pipe that becomes readable
+/// when any of them comes.
 #[derive(Debug)]
 pub struct Stop {
     signal: Arc<AtomicUsize>,
     /// How many signals arrived.
     signals: Arc<AtomicUsize>,
     timed_out: AtomicBool,
+    abandoned: AtomicBool,
     wake: Option<Wake>,
 }
 
@@ -84,7 +95,13 @@ impl Stop {
             signal_hook::low_level::pipe::register(sig, w)
                 .context("cannot install a signal handler")?;
         }
-        Ok(Arc::new(Stop { signal, signals, timed_out: AtomicBool::new(false), wake: Some(wake) }))
+        Ok(Arc::new(Stop {
+            signal,
+            signals,
+            timed_out: AtomicBool::new(false),
+            abandoned: AtomicBool::new(false),
+            wake: Some(wake),
+        }))
     }
 
     /// A stop that only `--max-time` ([`Stop::time_up`]) can set (for tests).
@@ -93,6 +110,7 @@ impl Stop {
             signal: Arc::new(AtomicUsize::new(0)),
             signals: Arc::new(AtomicUsize::new(0)),
             timed_out: AtomicBool::new(false),
+            abandoned: AtomicBool::new(false),
             wake: Wake::new().ok(),
         })
     }
@@ -113,7 +131,9 @@ impl Stop {
 
     /// Whether the run must stop now.
     pub fn is_set(&self) -> bool {
-        self.signal().is_some() || self.timed_out.load(Ordering::SeqCst)
+        self.signal().is_some()
+            || self.timed_out.load(Ordering::SeqCst)
+            || self.abandoned.load(Ordering::SeqCst)
     }
 
     /// Stops the run because its time is up (`--max-time`).
@@ -121,6 +141,26 @@ impl Stop {
         self.timed_out.store(true, Ordering::SeqCst);
         if let Some(w) = &self.wake {
             w.ring();
+        }
+    }
+
+    /// Stops the run because nothing it finds will be used: the original
+    /// input, checked while the first tests ran, was not interesting. The
+    /// run ends like one a signal stopped, and the check says why.
+    pub fn abandon(&self) {
+        self.abandoned.store(true, Ordering::SeqCst);
+        if let Some(w) = &self.wake {
+            w.ring();
+        }
+    }
+
+    /// Undoes [`Stop::abandon`], for a run made again from the start. (A
+    /// signal that came meanwhile still stops it: its flag stays, and every
+    /// wait looks at the flags before it polls.)
+    pub fn resume(&self) {
+        self.abandoned.store(false, Ordering::SeqCst);
+        if let Some(w) = &self.wake {
+            w.drain();
         }
     }
 

@@ -61,16 +61,28 @@ pub struct Reach<'o> {
     pub floor: f64,
 }
 
+/// What a forecast found.
+#[derive(Debug, Default)]
+pub struct Foreseen {
+    /// The texts to test, the likeliest to be needed first.
+    pub texts: Vec<Arc<[u8]>>,
+    /// The text the plan ends on if its guesses hold, when the forecast got
+    /// to the end of the plan likely enough (at least `floor`): the oracle
+    /// runs the final re-check of the result on it ahead.
+    pub last: Option<Arc<[u8]>>,
+}
+
 /// The texts `plan` will test after the candidates whose outcomes `reach`
 /// gives, if its guesses hold: those not known or running already, the
-/// likeliest to be needed first. `input`: the text the plan started on.
+/// likeliest to be needed first; and the text it ends on, if the forecast
+/// gets there. `input`: the text the plan started on.
 pub fn foresee(
     plan: &Plan,
     views: &mut dyn Views,
     input: Arc<[u8]>,
     reach: Reach<'_>,
     guide: &dyn Guide,
-) -> Vec<Arc<[u8]>> {
+) -> Foreseen {
     let mut host = Forecast {
         views,
         guide,
@@ -87,8 +99,10 @@ pub fn foresee(
         buffer: Vec::new(),
     };
     // it stops itself once it has what it wants
-    let _ = plan.run(&mut host);
-    host.texts
+    let ended = plan.run(&mut host).is_ok();
+    let likely = host.sure * host.round >= reach.floor;
+    let last = (ended && likely).then(|| host.best.clone());
+    Foreseen { texts: host.texts, last }
 }
 
 /// The plan's host and oracle of a forecast.
@@ -293,7 +307,7 @@ mod tests {
             map.borrow_mut().clear();
             let guide = Known { map: &map, chance: 0.0 };
             let reach = Reach { outcomes: &outcomes[..cut], want: 3, sure: 1.0, floor: 0.2 };
-            let texts = foresee(&plan(), &mut Flat, input.clone(), reach, &guide);
+            let texts = foresee(&plan(), &mut Flat, input.clone(), reach, &guide).texts;
             // what the run tried next, up to the first guess that failed
             let mut next: Vec<&[u8]> = Vec::new();
             for (text, outcome) in &real.log[cut..] {
@@ -308,6 +322,12 @@ mod tests {
             assert!(got.len() <= 3);
             assert_eq!(got[..next.len()], next[..], "after {cut} outcomes");
         }
+        // every outcome known: the forecast gets to the end, on the result
+        let guide = Known { map: &map, chance: 0.0 };
+        let reach = Reach { outcomes: &outcomes, want: 3, sure: 1.0, floor: 0.2 };
+        let foreseen = foresee(&plan(), &mut Flat, input.clone(), reach, &guide);
+        assert!(foreseen.texts.is_empty());
+        assert_eq!(foreseen.last.as_deref(), Some(&real.best[..]));
     }
 
     #[test]
@@ -318,11 +338,14 @@ mod tests {
         // every guess 0.9 sure of a failure, each of a change that commits:
         // 0.9^16 < 0.2 < 0.9^15
         let guide = Known { map: &map, chance: 0.1 };
-        let texts = foresee(&plan(), &mut Flat, input.clone(), reach, &guide);
+        let foreseen = foresee(&plan(), &mut Flat, input.clone(), reach, &guide);
+        let texts = foreseen.texts;
         assert_eq!(texts.len(), 16);
+        // stopped at its floor, it cannot say where the plan ends
+        assert_eq!(foreseen.last, None);
         // the first text known to fail: it is not collected again
         map.borrow_mut().insert(texts[0].to_vec(), false);
-        let again = foresee(&plan(), &mut Flat, input.clone(), reach, &guide);
+        let again = foresee(&plan(), &mut Flat, input.clone(), reach, &guide).texts;
         assert_eq!(again[0], texts[1]);
         // a forecast never tests the input itself
         assert!(texts.iter().all(|t| **t != *input));

@@ -83,17 +83,59 @@ fn empty_and_binary_inputs_are_usage_errors() {
 
 #[test]
 fn an_uninteresting_original_stops_with_exit_3_and_a_way_to_check_by_hand() {
+    // with more workers than one the first tests run beside the check of
+    // the original: the run still stops with it, and writes nothing
+    for (jobs, in_place) in [(1, false), (4, false), (4, true)] {
+        let (dir, input, _) = setup();
+        let runs = dir.path().join("runs");
+        let body = format!(
+            "echo run >> '{}'\nsleep 0.2\necho 'compiler said no' >&2\nexit 7",
+            runs.display()
+        );
+        let test = script(&dir.path().join("t.sh"), &body);
+        let mut cmd = hdd();
+        cmd.arg("-t").arg(&test).arg(&input).args(["-j", &jobs.to_string()]);
+        if in_place {
+            cmd.arg("--in-place");
+        }
+        let out = run(&mut cmd);
+        assert_eq!(out.status.code(), Some(3), "-j {jobs}");
+        let err = stderr(&out);
+        assert!(err.contains("does not find the original input interesting"), "{err}");
+        assert!(err.contains("exit code 7"), "{err}");
+        assert!(err.contains("check it by hand: (d=$(mktemp -d)"), "{err}");
+        assert!(err.contains("| compiler said no"), "{err}");
+        assert!(!dir.path().join("bug.reduced.c").exists(), "-j {jobs}");
+        assert!(!dir.path().join("bug.c.orig").exists(), "-j {jobs}");
+        assert_eq!(fs::read_to_string(&input).expect("input"), C_INPUT);
+        // the check, the first tests beside it and at most one more each
+        // before the stop, then the check alone: not a reduction on a test
+        // that passes nothing
+        let runs = fs::read_to_string(&runs).expect("runs").lines().count();
+        let most = if jobs == 1 { 1 } else { 2 + 2 * jobs };
+        assert!(runs <= most, "-j {jobs}: {runs} tests ran");
+    }
+}
+
+#[test]
+fn a_test_that_fails_beside_others_is_checked_again_alone_on_the_original() {
+    // the check of the original fails once, as one with a timeout inside
+    // may while other tests load the machine: beside the first tests it
+    // fails, checked again alone it passes, and the run goes on
     let (dir, input, _) = setup();
-    let test = script(&dir.path().join("t.sh"), "echo 'compiler said no' >&2\nexit 7");
-    let out = run(hdd().arg("-t").arg(&test).arg(&input));
-    assert_eq!(out.status.code(), Some(3));
-    let err = stderr(&out);
-    assert!(err.contains("does not find the original input interesting"), "{err}");
-    assert!(err.contains("exit code 7"), "{err}");
-    assert!(err.contains("check it by hand: (d=$(mktemp -d)"), "{err}");
-    assert!(err.contains("| compiler said no"), "{err}");
-    assert!(!dir.path().join("bug.reduced.c").exists());
-    assert_eq!(fs::read_to_string(&input).expect("input"), C_INPUT);
+    let failed = dir.path().join("failed-once");
+    let body = format!(
+        "if cmp -s \"$1\" '{input}' && [ ! -e '{failed}' ]; then touch '{failed}'; exit 1; fi\n\
+         grep -q needle \"$1\"",
+        input = input.display(),
+        failed = failed.display()
+    );
+    let test = script(&dir.path().join("t.sh"), &body);
+    let out = run(hdd().arg("-t").arg(&test).arg(&input).args(["-j", "4"]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("checking it again, alone"), "{}", stderr(&out));
+    let result = fs::read_to_string(dir.path().join("bug.reduced.c")).expect("result");
+    assert!(result.contains("needle") && result.len() < C_INPUT.len(), "{result}");
 }
 
 #[test]

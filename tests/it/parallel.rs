@@ -126,6 +126,8 @@ fn tests_ahead_of_a_pass_are_used_and_change_nothing() {
     let used = stats["ahead_used"].as_u64().expect("ahead_used");
     assert!(used > 0, "no test ahead was used: {stats}");
     assert!(used <= stats["ahead"].as_u64().expect("ahead"));
+    // the final re-check too ran ahead, on the text foreseen as the result
+    assert_eq!(stats["recheck_ahead"], true, "{stats}");
 }
 
 #[test]
