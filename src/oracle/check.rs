@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use super::guard::{Best, Budget, Guard, Permit, Turn};
+use super::guard::{Best, Budget, Guard, Permit, Recent, Turn, SMALL};
 use super::runner::{Outcome, Runner};
 use super::stop::Cancel;
 use crate::language::GuardBase;
@@ -115,7 +115,7 @@ impl Job {
 /// (one parsed from scratch is as large as the tree-sitter tree of the
 /// text): the new best's is made again from the old best's.
 pub(super) struct Found {
-    pub base: Option<GuardBase>,
+    pub base: Option<Arc<GuardBase>>,
 }
 
 /// A worker's answer.
@@ -215,6 +215,8 @@ pub(super) struct Checker<'a> {
     pub guard: Option<Guard<'a>>,
     /// How much text the guard re-parses at once.
     pub(super) budget: Budget,
+    /// The guard's parses of recent small candidates.
+    recent: Recent,
     /// Whether an interesting candidate's answer keeps its parse (see
     /// [`Found`]).
     keep_parses: bool,
@@ -244,6 +246,7 @@ impl<'a> Checker<'a> {
             runner,
             guard,
             budget: Budget::new(best.text.len()),
+            recent: Recent::new(),
             keep_parses: jobs == 1,
             unguarded: AtomicBool::new(false),
             cache: Mutex::new(HashMap::new()),
@@ -321,8 +324,22 @@ impl<'a> Checker<'a> {
         let mut base = None;
         let mut guarded = || {
             let Some(g) = self.guard.filter(|_| !unguarded) else { return false };
+            // a small text is re-parsed from the closest recent parse,
+            // parsed in turn (see `Recent`); a large one from the best's
+            let small = text.len() <= SMALL;
+            let turn = Turn::of(job.index, job.ticket);
+            let slot = small.then(|| self.recent.slot(turn, &job.cancel));
             let started = Instant::now();
-            let (rejected, parse) = g.rejects(&best, text);
+            let from = match small {
+                true => self.recent.closest(&best, text),
+                false => best.base.clone(),
+            };
+            let (rejected, parse) = g.rejects(from.as_deref(), text);
+            let parse = parse.map(Arc::new);
+            if let Some(parse) = parse.as_ref().filter(|_| small) {
+                self.recent.keep(text, parse.clone());
+            }
+            drop(slot);
             base = parse.filter(|_| self.keep_parses);
             add_time(&self.guard_ns, started);
             rejected

@@ -569,6 +569,7 @@ fn check(
     let units = guarded("finding units", || Units::new(&tree))?;
     let all = units.present_bfs(&Mask::new(tree.len()));
     let base = guarded("the guard's base", || fe.guard_base(text))?;
+    let mut previous = None;
     let mut unparser = Unparser::new();
     for k in 0..CANDIDATES {
         let mut mask = Mask::new(tree.len());
@@ -602,7 +603,7 @@ fn check(
         })?;
         check_parse(&again, &candidate, &format!("candidate {k} ({mask:?})"))?;
         if let Some(base) = &base {
-            let (from, _) =
+            let (from, parse) =
                 guarded("the guard on a candidate", || fe.syntax_errors_from(base, &candidate))?;
             let full = match one_file {
                 true => again.error_count(),
@@ -613,6 +614,20 @@ fn check(
                     "candidate {k} ({mask:?}): the guard counts {from} errors, from scratch {full}"
                 ));
             }
+            // re-parsed from the candidate before it, as the guard does
+            // from a recent parse closer than the best's
+            if let Some(previous) = &previous {
+                let (from, _) = guarded("the guard from the candidate before", || {
+                    fe.syntax_errors_from(previous, &candidate)
+                })?;
+                if from != full {
+                    return Err(format!(
+                        "candidate {k} ({mask:?}): the guard counts {from} errors from the \
+                         candidate before's parse, from scratch {full}"
+                    ));
+                }
+            }
+            previous = parse;
         }
     }
     Ok(())
