@@ -101,8 +101,10 @@ pub(super) trait Ledger {
     /// if they turn out as `assumed` (in order), while the chance that
     /// they are needed is at least `floor`; `sure`: the chance that the
     /// assumptions hold; and the text the plan ends on, if the forecast
-    /// gets there. Nothing where the plan cannot be foreseen.
-    fn ahead(&mut self, assumed: &[bool], want: usize, sure: f64, floor: f64) -> Foreseen;
+    /// gets there. Past `floors.0`, the texts of the other branch of the
+    /// forecast's first guess, while their chance is at least `floors.1`.
+    /// Nothing where the plan cannot be foreseen.
+    fn ahead(&mut self, assumed: &[bool], want: usize, sure: f64, floors: (f64, f64)) -> Foreseen;
 }
 
 /// The least chance that a candidate handed out will be needed. With many
@@ -127,6 +129,13 @@ const SPARE_CHANCE: f64 = 0.1;
 /// candidate (renaming, a coordinated group) leaves every text after it
 /// unused.
 const AHEAD_CHANCE: f64 = 0.7;
+
+/// The least chance for a test ahead on the other branch of the
+/// forecast's first guess about a later pass (see
+/// [`Branch`](crate::reduce::ahead::Branch)): a pass of one candidate is
+/// guessed from its search's prior, 0.8 at best, so its other branch is
+/// likelier than most of the chain's deep speculation.
+const AHEAD_BRANCH_CHANCE: f64 = 0.15;
 
 /// How many candidates, per worker, may be handed out and not settled (of
 /// the chain and in reserve, answered or not). Answers that wait for a
@@ -448,7 +457,8 @@ impl Dispatch {
         }
         self.ahead.asked = Some(chance);
         let assumed: Vec<bool> = self.pending.values().map(|p| p.assumed).collect();
-        let Foreseen { texts, last } = ledger.ahead(&assumed, room, chance, AHEAD_CHANCE);
+        let floors = (AHEAD_CHANCE, AHEAD_BRANCH_CHANCE);
+        let Foreseen { texts, last, .. } = ledger.ahead(&assumed, room, chance, floors);
         let room = room - texts.len();
         for text in texts {
             let cancel = Arc::new(Cancel::default());
@@ -1220,7 +1230,7 @@ mod tests {
             self.guessed_again += 1;
         }
 
-        fn ahead(&mut self, _: &[bool], _: usize, _: f64, _: f64) -> Foreseen {
+        fn ahead(&mut self, _: &[bool], _: usize, _: f64, _: (f64, f64)) -> Foreseen {
             Foreseen::default()
         }
 

@@ -125,6 +125,14 @@ pub enum StopReason {
     Failed(anyhow::Error),
 }
 
+/// At most this many texts of the other branch of a forecast's first
+/// guess are tested ahead (see [`Branch`](crate::reduce::ahead::Branch)):
+/// enough for the next pass of one candidate and the first of the one
+/// after, where a wrong guess costs a test latency; a whole round behind
+/// an unlikely branch is mostly waste (at `-j 64`, 10 to 20 more tests a
+/// run without the bound).
+const BRANCH_TEXTS: usize = 2;
+
 /// The oracle the session hands to the reducer core.
 pub struct Evaluator<'a> {
     checker: Arc<Checker<'a>>,
@@ -601,13 +609,29 @@ impl Ledger for Evaluator<'_> {
         s.wasted + s.ahead.saturating_sub(s.ahead_used) + s.cancelled < s.useful_tests
     }
 
-    fn ahead(&mut self, assumed: &[bool], want: usize, sure: f64, floor: f64) -> Foreseen {
+    fn ahead(&mut self, assumed: &[bool], want: usize, sure: f64, floors: (f64, f64)) -> Foreseen {
         let Some(foresight) = self.foresight.as_mut() else { return Foreseen::default() };
         let settled = self.outcomes.len();
         self.outcomes.extend_from_slice(assumed);
-        let reach = Reach { outcomes: &self.outcomes, want, sure, floor };
         let guide = Guidance { odds: &self.odds, checker: &self.checker };
-        let foreseen = foresight.foresee(reach, &guide);
+        let reach = Reach { outcomes: &self.outcomes, want, sure, floor: floors.0 };
+        let mut foreseen = foresight.foresee(reach, &guide);
+        // the other branch of its first guess, on the workers left
+        let left = want.saturating_sub(foreseen.texts.len()).min(BRANCH_TEXTS);
+        if let Some(branch) = foreseen.branch.take().filter(|b| left > 0 && b.chance >= floors.1) {
+            self.outcomes.extend_from_slice(&branch.outcomes);
+            let reach = Reach {
+                outcomes: &self.outcomes,
+                want: left,
+                sure: branch.chance,
+                floor: floors.1,
+            };
+            for text in foresight.foresee(reach, &guide).texts {
+                if !foreseen.texts.contains(&text) {
+                    foreseen.texts.push(text);
+                }
+            }
+        }
         self.outcomes.truncate(settled);
         foreseen
     }

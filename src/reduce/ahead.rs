@@ -70,6 +70,23 @@ pub struct Foreseen {
     /// to the end of the plan likely enough (at least `floor`): the oracle
     /// runs the final re-check of the result on it ahead.
     pub last: Option<Arc<[u8]>>,
+    /// The other branch of the forecast's first guess about a candidate
+    /// that commits, to be foreseen too where workers are left.
+    pub branch: Option<Branch>,
+}
+
+/// The other branch of a forecast's guess: the outcomes that lead to it,
+/// past those the forecast was given (the guessed one the other way
+/// round), and the chance that it is the one taken.
+///
+/// A pass of one candidate (renaming, a coordinated group) is guessed from
+/// its search's prior, and when the guess goes wrong every text foreseen
+/// after it is of no use: the next pass's first tests then start a test
+/// latency later. Foreseen too, they run beside the guessed branch's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Branch {
+    pub outcomes: Vec<bool>,
+    pub chance: f64,
 }
 
 /// The texts `plan` will test after the candidates whose outcomes `reach`
@@ -95,6 +112,8 @@ pub fn foresee(
         round: 1.0,
         texts: Vec::new(),
         seen: HashSet::new(),
+        given: Vec::new(),
+        branch: None,
         unparser: Unparser::new(),
         buffer: Vec::new(),
     };
@@ -102,7 +121,7 @@ pub fn foresee(
     let ended = plan.run(&mut host).is_ok();
     let likely = host.sure * host.round >= reach.floor;
     let last = (ended && likely).then(|| host.best.clone());
-    Foreseen { texts: host.texts, last }
+    Foreseen { texts: host.texts, last, branch: host.branch }
 }
 
 /// The plan's host and oracle of a forecast.
@@ -124,6 +143,9 @@ struct Forecast<'a, 'o> {
     round: f64,
     texts: Vec<Arc<[u8]>>,
     seen: HashSet<u128>,
+    /// The outcomes it gave the candidates past those it was given.
+    given: Vec<bool>,
+    branch: Option<Branch>,
     unparser: Unparser,
     buffer: Vec<u8>,
 }
@@ -141,6 +163,12 @@ impl Forecast<'_, '_> {
             return Some(known);
         }
         let chance = self.guide.chance(context, expect);
+        if commit && self.branch.is_none() {
+            let mut outcomes = self.given.clone();
+            outcomes.push(chance <= 0.5);
+            let other = chance.min(1.0 - chance);
+            self.branch = Some(Branch { outcomes, chance: self.sure * other });
+        }
         // a text the syntax guard would answer differently off than on is
         // not tested ahead (the oracle tests every text ahead under it)
         let fresh = self.guarded
@@ -188,7 +216,10 @@ impl Oracle for Forecast<'_, '_> {
                     }
                     self.unparser.unparse(&tree, &c.mask, &mut self.buffer);
                     match self.guess(c.context, c.expect, c.commit) {
-                        Some(outcome) => outcome,
+                        Some(outcome) => {
+                            self.given.push(outcome);
+                            outcome
+                        }
                         None => return Verdict::Stopped,
                     }
                 }
@@ -349,5 +380,38 @@ mod tests {
         assert_eq!(again[0], texts[1]);
         // a forecast never tests the input itself
         assert!(texts.iter().all(|t| **t != *input));
+    }
+
+    #[test]
+    fn a_forecast_names_the_other_branch_of_its_first_guess() {
+        let input: Arc<[u8]> = Arc::from(&b"(){}[];,.:"[..]);
+        let map = RefCell::new(HashMap::new());
+        // every candidate guessed to fail, 0.9 sure
+        let guide = Known { map: &map, chance: 0.1 };
+        let reach = Reach { outcomes: &[], want: 100, sure: 1.0, floor: 0.2 };
+        let main = foresee(&plan(), &mut Flat, input.clone(), reach, &guide);
+        let branch = main.branch.expect("a branch");
+        // the first candidate, taken after all
+        assert_eq!(branch.outcomes, [true]);
+        assert!((branch.chance - 0.1).abs() < 1e-9, "{}", branch.chance);
+        let first = main.texts[0].clone();
+        let reach = Reach { outcomes: &branch.outcomes, want: 3, sure: 1.0, floor: 0.2 };
+        let other = foresee(&plan(), &mut Flat, input.clone(), reach, &guide).texts;
+        // what the plan tries when only that first candidate is interesting
+        let only_first = |t: &[u8]| *t == first[..];
+        let mut real =
+            Real { best: input.clone(), tree: None, interesting: &only_first, log: vec![] };
+        plan().run(&mut real).expect("no stop");
+        assert_eq!(real.log[0], (first.to_vec(), true));
+        let mut next: Vec<&[u8]> = Vec::new();
+        for (text, _) in &real.log[1..] {
+            if next.len() < 3 && !next.contains(&&text[..]) && *text != first[..] {
+                next.push(text);
+            }
+        }
+        let got: Vec<&[u8]> = other.iter().map(|t| &t[..]).collect();
+        assert_eq!(got, next);
+        // none of them is a text the guessed branch names
+        assert!(other.iter().all(|t| !main.texts.contains(t)));
     }
 }
