@@ -210,6 +210,10 @@ fn reduce_from(config: &Config, stop: &Arc<Stop>, began: Instant, beside: bool) 
     // out while the input was parsed, which will test nothing
     let guard = (config.syntax_guard && !stop.is_set())
         .then(|| Guard { frontend: &*frontend, allowed: tree.error_count() });
+    // beside the check of the original, the deadline stops tests only once
+    // the check has passed (its alarm is set then): the check always
+    // completes
+    let deadline = deadline.filter(|_| !beside);
     let settings = Settings { guard, jobs: config.jobs, deadline };
     let plan = Plan {
         algorithm: config.algorithm,

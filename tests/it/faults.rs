@@ -275,6 +275,27 @@ fn regression_max_time_stops_a_long_test_at_the_deadline_with_any_jobs() {
 }
 
 #[test]
+fn regression_max_time_shorter_than_the_check_of_the_original_lets_it_finish() {
+    // with more workers the first tests run beside the check: the deadline
+    // stops them, not the check, which always completes (README)
+    for jobs in ["-j1", "-j4"] {
+        let dir = scratch();
+        let (input, test, pids) = slow_after_the_original(dir.path(), "2");
+        let started = Instant::now();
+        let out = run(hdd().arg("-t").arg(&test).arg(&input).args([jobs, "--max-time", "1s"]));
+        let took = started.elapsed();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{jobs}: {err}");
+        assert!(took >= Duration::from_secs(2), "{jobs}: took {took:?}: {err}");
+        assert!(took < Duration::from_secs(6), "{jobs}: took {took:?}: {err}");
+        let result = fs::read_to_string(dir.path().join("bug.reduced.c")).expect("result");
+        assert_eq!(result, many_lines(), "{jobs}");
+        assert_eq!(survivors(&pids), Vec::<i32>::new(), "{jobs}");
+        assert_eq!(leftovers(dir.path()), Vec::<String>::new(), "{jobs}");
+    }
+}
+
+#[test]
 fn regression_max_time_stops_the_final_re_check() {
     let dir = scratch();
     let input = dir.path().join("bug.c");
