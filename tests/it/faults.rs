@@ -367,8 +367,11 @@ fn regression_a_second_signal_still_cleans_up() {
             .stderr(Stdio::piped())
             .spawn()
             .expect("spawn");
+        // (with -j the first tests run beside the check of the original:
+        // the output exists once that has passed)
+        let output = dir.path().join("bug.reduced.c");
         wait_for("tests in flight", Duration::from_secs(30), || {
-            fs::read_to_string(&pids).is_ok_and(|p| p.lines().count() >= 2)
+            fs::read_to_string(&pids).is_ok_and(|p| p.lines().count() >= 2) && output.exists()
         });
         send(child.id(), first);
         std::thread::sleep(Duration::from_millis(300));
