@@ -101,9 +101,8 @@ const RECENT: usize = 8;
 #[derive(Debug)]
 pub(super) struct Recent {
     parses: Mutex<VecDeque<Parsed>>,
-    slots: usize,
-    line: Mutex<Line>,
-    freed: Condvar,
+    /// The parse slots, one per core.
+    line: Line,
 }
 
 /// A text and the guard's parse of it.
@@ -111,13 +110,6 @@ pub(super) struct Recent {
 struct Parsed {
     text: Arc<[u8]>,
     base: Arc<GuardBase>,
-}
-
-/// Who parses and who waits, in [`Recent`].
-#[derive(Debug, Default)]
-struct Line {
-    parsing: usize,
-    waiting: BTreeSet<Turn>,
 }
 
 /// A parse slot of [`Recent`], given back when dropped.
@@ -128,32 +120,13 @@ pub(super) struct Slot<'r> {
 impl Recent {
     pub(super) fn new() -> Recent {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        Recent {
-            parses: Mutex::default(),
-            slots: cores,
-            line: Mutex::default(),
-            freed: Condvar::new(),
-        }
+        Recent { parses: Mutex::default(), line: Line::new(cores) }
     }
 
     /// Waits until fewer parses run than there are cores and `turn` is the
     /// first in line; `None` if `cancel` comes first.
     pub(super) fn slot(&self, turn: Turn, cancel: &Cancel) -> Option<Slot<'_>> {
-        let mut line = self.line.lock().expect("parse line lock");
-        line.waiting.insert(turn);
-        while line.parsing >= self.slots || line.waiting.first() != Some(&turn) {
-            if cancel.is_set() {
-                line.waiting.remove(&turn);
-                self.freed.notify_all();
-                return None;
-            }
-            line = self.freed.wait_timeout(line, CANCEL_POLL).expect("parse line lock").0;
-        }
-        line.waiting.remove(&turn);
-        line.parsing += 1;
-        // the next in line may take another slot
-        self.freed.notify_all();
-        Some(Slot { recent: self })
+        self.line.take(1, turn, Some(cancel)).then(|| Slot { recent: self })
     }
 
     /// The base to re-parse `text` from: the best's or a recent parse's,
@@ -185,8 +158,7 @@ impl Recent {
 
 impl Drop for Slot<'_> {
     fn drop(&mut self) {
-        self.recent.line.lock().expect("parse line lock").parsing -= 1;
-        self.recent.freed.notify_all();
+        self.recent.line.give_back(1);
     }
 }
 
@@ -194,9 +166,68 @@ impl Drop for Slot<'_> {
 /// kilobytes never wait.
 const MIN_BUDGET: usize = 1 << 20;
 
-/// How often a worker waiting for the [`Budget`] looks whether its
-/// candidate was cancelled meanwhile.
+/// How often a worker waiting in a [`Line`] looks whether its candidate
+/// was cancelled meanwhile.
 const CANCEL_POLL: Duration = Duration::from_millis(10);
+
+/// Workers in [`Turn`] order for a shared allowance (bytes of candidate
+/// text for the [`Budget`], parse slots for [`Recent`]): the first in line
+/// takes what it asks once that fits beside what is taken, or once
+/// nothing is; a worker whose candidate is cancelled while it waits leaves
+/// the line.
+#[derive(Debug)]
+struct Line {
+    limit: usize,
+    book: Mutex<Book>,
+    freed: Condvar,
+}
+
+/// A line's book: what is taken, and who waits in which order.
+#[derive(Debug, Default, PartialEq)]
+struct Book {
+    used: usize,
+    waiting: BTreeSet<Turn>,
+}
+
+impl Line {
+    fn new(limit: usize) -> Line {
+        Line { limit, book: Mutex::default(), freed: Condvar::new() }
+    }
+
+    /// Waits until `turn` is the first of those waiting and `cost` fits,
+    /// then takes it; false when `cancel` was set while it waited.
+    fn take(&self, cost: usize, turn: Turn, cancel: Option<&Cancel>) -> bool {
+        let mut book = self.book.lock().expect("line lock");
+        book.waiting.insert(turn);
+        loop {
+            let first = book.waiting.first() == Some(&turn);
+            if first && (book.used == 0 || book.used + cost <= self.limit) {
+                break;
+            }
+            if cancel.is_some_and(Cancel::is_set) {
+                book.waiting.remove(&turn);
+                // the one behind it may be first now
+                self.freed.notify_all();
+                return false;
+            }
+            book = match cancel {
+                Some(_) => self.freed.wait_timeout(book, CANCEL_POLL).expect("line lock").0,
+                None => self.freed.wait(book).expect("line lock"),
+            };
+        }
+        book.waiting.remove(&turn);
+        book.used += cost;
+        // the next in line may fit beside it
+        self.freed.notify_all();
+        true
+    }
+
+    /// Gives back what [`Line::take`] took.
+    fn give_back(&self, cost: usize) {
+        self.book.lock().expect("line lock").used -= cost;
+        self.freed.notify_all();
+    }
+}
 
 /// How much candidate text the workers hold at once: unparsed, re-parsed by
 /// the syntax guard, and written for the test.
@@ -222,19 +253,11 @@ const CANCEL_POLL: Duration = Duration::from_millis(10);
 /// cancelled while it waits leaves the line.
 #[derive(Debug)]
 pub(super) struct Budget {
-    limit: usize,
-    shares: Mutex<Shares>,
-    freed: Condvar,
+    line: Line,
 }
 
-/// The budget's book: what is taken, and who waits in which order.
-#[derive(Debug, Default, PartialEq)]
-struct Shares {
-    used: usize,
-    waiting: BTreeSet<Turn>,
-}
-
-/// A place in the line for the [`Budget`]: the earlier a candidate is in
+/// A place in a [`Line`] (the [`Budget`]'s, or the parse slots of
+/// [`Recent`]): the earlier a candidate is in
 /// the order its outcomes are settled in, the sooner it is needed; the
 /// best's own text comes before all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -263,7 +286,7 @@ pub(super) struct Permit<'b> {
 impl Budget {
     /// A budget for the candidates of an input of `input` bytes.
     pub(super) fn new(input: usize) -> Budget {
-        Budget { limit: input.max(MIN_BUDGET), shares: Mutex::default(), freed: Condvar::new() }
+        Budget { line: Line::new(input.max(MIN_BUDGET)) }
     }
 
     /// Waits until a candidate of at most `len` bytes may be made (at once
@@ -279,36 +302,13 @@ impl Budget {
         if len <= SMALL {
             return None;
         }
-        let mut shares = self.shares.lock().expect("budget lock");
-        shares.waiting.insert(turn);
-        loop {
-            let first = shares.waiting.first() == Some(&turn);
-            if first && (shares.used == 0 || shares.used + len <= self.limit) {
-                break;
-            }
-            if cancel.is_some_and(Cancel::is_set) {
-                shares.waiting.remove(&turn);
-                // the one behind it may be first now
-                self.freed.notify_all();
-                return None;
-            }
-            shares = match cancel {
-                Some(_) => self.freed.wait_timeout(shares, CANCEL_POLL).expect("budget lock").0,
-                None => self.freed.wait(shares).expect("budget lock"),
-            };
-        }
-        shares.waiting.remove(&turn);
-        shares.used += len;
-        // the next in line may fit beside it
-        self.freed.notify_all();
-        Some(Permit { budget: self, cost: len })
+        self.line.take(len, turn, cancel).then(|| Permit { budget: self, cost: len })
     }
 }
 
 impl Drop for Permit<'_> {
     fn drop(&mut self) {
-        self.budget.shares.lock().expect("budget lock").used -= self.cost;
-        self.budget.freed.notify_all();
+        self.budget.line.give_back(self.cost);
     }
 }
 
@@ -321,7 +321,7 @@ mod tests {
 
     /// Waits until `n` candidates wait in `budget`'s line.
     fn until_waiting(budget: &Budget, n: usize) {
-        while budget.shares.lock().expect("budget lock").waiting.len() < n {
+        while budget.line.book.lock().expect("line lock").waiting.len() < n {
             thread::sleep(Duration::from_millis(1));
         }
     }
@@ -368,7 +368,7 @@ mod tests {
             drop(held);
             assert!(second.join().expect("second"), "the next in line got no share");
         });
-        assert_eq!(*budget.shares.lock().expect("budget lock"), Shares::default());
+        assert_eq!(*budget.line.book.lock().expect("line lock"), Book::default());
     }
 
     #[test]
@@ -419,7 +419,7 @@ mod tests {
 
     #[test]
     fn parse_slots_go_in_turn_and_no_more_than_there_are_cores() {
-        let recent = Recent { slots: 1, ..Recent::new() };
+        let recent = Recent { line: Line::new(1), ..Recent::new() };
         let held = recent.slot(Turn::BEST, &Cancel::default()).expect("a slot");
         let (order_tx, order_rx) = mpsc::channel();
         thread::scope(|scope| {
@@ -430,7 +430,7 @@ mod tests {
                     order_tx.send(index).expect("order");
                     drop(slot);
                 });
-                while recent.line.lock().expect("lock").waiting.len() < n + 1 {
+                while recent.line.book.lock().expect("lock").waiting.len() < n + 1 {
                     thread::sleep(Duration::from_millis(1));
                 }
             }
