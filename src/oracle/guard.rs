@@ -257,9 +257,9 @@ pub(super) struct Budget {
 }
 
 /// A place in a [`Line`] (the [`Budget`]'s, or the parse slots of
-/// [`Recent`]): the earlier a candidate is in
-/// the order its outcomes are settled in, the sooner it is needed; the
-/// best's own text comes before all.
+/// [`Recent`]): the earlier a candidate is in the order its outcomes are
+/// settled in, the sooner it is needed; the best's own text comes before
+/// all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct Turn {
     index: usize,
