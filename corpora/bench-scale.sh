@@ -26,11 +26,11 @@
 #            after a `sleep 1`: its gcc takes about 60 ms of CPU, so that
 #            16 of them at once still fit on two cores within the sleep
 #
-# With MEMO=1 the tests answer from a table instead: the case's test runs
-# once at -j 1 (not in the table printed) and each outcome is kept under
-# the candidate's `cksum` (CRC and size); then every run sleeps as the
-# case does and answers from that table (the test itself for a text the
-# -j 1 run never saw: a guess that went the other way). The outcomes are
+# With MEMO=1 the tests answer from recorded outcomes instead: the case's
+# test runs once at -j 1 (a run the printed table leaves out) and each
+# outcome is kept under the candidate's `cksum` (CRC and size); then every
+# run sleeps as the case does and answers from those (the test itself for
+# a text the -j 1 run never saw: a guess that went the other way). The outcomes are
 # the case's test's, but a test costs a few milliseconds of processor
 # time instead of the check's (xmllint: 8 to 28 ms), so that 64 at once
 # on two cores measure the reducer rather than the machine. "same result"
