@@ -342,11 +342,18 @@ impl Dispatch {
             if let Err(verdict) = self.feed(ledger, candidates, job_tx) {
                 break verdict;
             }
+            let settled = self.settled;
             if let Err(verdict) = self.settle_answered(ledger, candidates) {
                 break verdict;
             }
             if self.exhausted && self.pending.is_empty() {
                 break Verdict::Finished;
+            }
+            if self.settled != settled {
+                // settling may have made room for what waited (the waste
+                // bound counts a used test once it is settled): feed again
+                // before waiting for the next answer
+                continue;
             }
             // wait for an answer, or until a test in flight is due to be
             // guessed again
