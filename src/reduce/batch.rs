@@ -18,6 +18,23 @@
 //! took two or three latencies per interference: see BENCHMARKS.md, "Many
 //! workers".)
 //!
+//! Where the units know the words of their text ([`Units::with_words`]),
+//! the fold leaves out the changes likely to interfere, for the next
+//! round ([`Batch::suspect`]): those that would take the last occurrences
+//! of a word still in the text when a change before them takes the
+//! others (the second copy of a name the test looks for; not where that
+//! would be more than a third of the fold, as with large blocks that
+//! each hold the last copies of some word, and a change only once). The fold's
+//! other steps then seldom fail, and the changes left out are probed
+//! all at once, against the mask the fold made, beside the next round's
+//! halves: the interferences of a fold cost one test latency between
+//! them instead of one each (c-names at `-j 64`: see BENCHMARKS.md,
+//! "Many workers"). The result is then the fold's wherever a change left
+//! out interferes with one before it, as the words say; where it would
+//! have passed in the fold, a step after it may pass that would have
+//! failed, and which of the two stays can differ (on every corpus case
+//! measured, the results were byte-identical).
+//!
 //! A block that failed is halved for the next round ([`Batch::ddmin`],
 //! down to single units; where the language has no names, a block of at
 //! most 4 is cut into its units at once), whose probes are against the
@@ -58,7 +75,7 @@
 //! commits each success before the next probe, a batch at the end of its
 //! round), so a plan uses one kind or the other for a whole run.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use super::hoist::{applies, made_in_turn, next_hoist, open, EARLY_TARGETS};
@@ -121,6 +138,9 @@ pub struct Batch {
     /// Blocks of the round (by index in `round`) that passed, and failed.
     passed: Vec<usize>,
     failed: Vec<usize>,
+    /// Changes that passed alone and that the fold left for the next
+    /// round (see [`Batch::suspect`]).
+    suspects: Vec<Change>,
     stage: Stage,
     /// Something was committed since the units left were last tried alone.
     changed: bool,
@@ -140,6 +160,8 @@ struct Change {
     /// A hoist instead (`block` is then empty): its node's index in the
     /// units' hoistable nodes, its target's index, the hoist.
     hoist: Option<(usize, usize, Hoist)>,
+    /// A fold left it out once (see [`Batch::suspect`]): never again.
+    left_out: bool,
 }
 
 /// Hoists to offer in the round, right after the change that failed.
@@ -153,7 +175,7 @@ enum Again {
 
 impl Change {
     fn block(block: Range<usize>, users: bool) -> Change {
-        Change { block, users, hoist: None }
+        Change { block, users, hoist: None, left_out: false }
     }
 }
 
@@ -182,6 +204,7 @@ impl Batch {
             next: 0,
             passed: Vec::new(),
             failed: Vec::new(),
+            suspects: Vec::new(),
             stage: Stage::Probing,
             changed: false,
             started: false,
@@ -236,7 +259,7 @@ impl Batch {
         if !self.hoisting {
             return;
         }
-        let Change { block, users, hoist } = self.round[i].clone();
+        let Change { block, users, hoist, .. } = self.round[i].clone();
         if let Some((h, t, _)) = hoist {
             self.again.push(Again::Node(h, t + 1));
             return;
@@ -274,8 +297,10 @@ impl Batch {
                 .then(|| next_hoist(units, mask, node, targets, first, |_| true))
                 .flatten();
             if let Some((t, hoist)) = next {
-                self.round
-                    .insert(at, Change { block: 0..0, users: false, hoist: Some((h, t, hoist)) });
+                self.round.insert(
+                    at,
+                    Change { hoist: Some((h, t, hoist)), ..Change::block(0..0, false) },
+                );
                 at += 1;
             }
         }
@@ -318,7 +343,7 @@ impl Batch {
     /// users (one of them is needed then, and it uses this one). So is
     /// every unit a needed one uses.
     fn mark_needed(&mut self, i: usize) {
-        let Change { block, users, hoist: None } = self.round[i].clone() else { return };
+        let Change { block, users, hoist: None, .. } = self.round[i].clone() else { return };
         let left: Vec<usize> = self.left(block).collect();
         let &[p] = &left[..] else { return };
         let unused = self.users[p].as_ref().is_some_and(|list| list.iter().all(|&u| self.gone[u]));
@@ -376,7 +401,7 @@ impl Batch {
         let mut round = Vec::new();
         let alone = |block| Change::block(block, false);
         for &i in &self.failed {
-            let Change { block: r, users, hoist } = self.round[i].clone();
+            let Change { block: r, users, hoist, .. } = self.round[i].clone();
             if users || hoist.is_some() {
                 // its halves are in the same round; a hoist is tried once
                 continue;
@@ -404,6 +429,7 @@ impl Batch {
             round = left.map(|p| alone(p..p + 1)).collect();
             self.changed = false;
         }
+        round.append(&mut self.suspects);
         round.sort_by_key(|c| (c.block.start, c.users));
         self.round = round;
         self.next = 0;
@@ -456,6 +482,65 @@ impl Batch {
             None => {
                 Some(self.members(i, units, mask)).filter(|ids| !ids.is_empty()).map(Proposal::Off)
             }
+        }
+    }
+
+    /// Before a fold: leaves out of it, for the next round, each change
+    /// that would take the last occurrences of a word still in the text
+    /// when a change before it in the fold takes others. Two changes that
+    /// passed alone interfere where each holds a copy of what the test
+    /// needs; every interference in a fold costs a test latency (and the
+    /// steps after it a second test), whereas the next round probes its
+    /// changes all at once, against the mask the fold made. Where more
+    /// than a third of the fold would be left out (large blocks, each
+    /// with the last copies of some word), the words tell nothing, and
+    /// none is; nor is a change left out before.
+    fn suspect(&mut self, units: &Units, mask: &Mask) {
+        let mut holders = HashMap::new();
+        for (k, i) in self.passed.clone().into_iter().enumerate() {
+            if self.round[i].hoist.is_none() {
+                holders.extend(self.members(i, units, mask).into_iter().map(|id| (id, k)));
+            }
+        }
+        let mut left: HashMap<u32, usize> = HashMap::new();
+        let mut held: Vec<HashMap<u32, usize>> = vec![HashMap::new(); self.passed.len()];
+        for (word, holder) in units.words_in(mask, &holders) {
+            *left.entry(word).or_default() += 1;
+            if let Some(k) = holder {
+                *held[k].entry(word).or_default() += 1;
+            }
+        }
+        // occurrences the fold's steps so far take, if they pass
+        let mut taken: HashMap<u32, usize> = HashMap::new();
+        let (mut first, mut last) = (Vec::new(), Vec::new());
+        for (k, &i) in self.passed.iter().enumerate() {
+            let ends = !self.round[i].left_out
+                && held[k].iter().any(|(w, &n)| {
+                    let before = taken.get(w).copied().unwrap_or(0);
+                    before > 0 && before + n == left[w]
+                });
+            if ends {
+                last.push(i);
+            } else {
+                for (&w, &n) in &held[k] {
+                    *taken.entry(w).or_default() += n;
+                }
+                first.push(i);
+            }
+        }
+        if last.is_empty() || 3 * last.len() > self.passed.len() {
+            return;
+        }
+        self.passed = first;
+        for i in last {
+            let block = self.round[i].block.clone();
+            if self.hoisting {
+                // (as a change that fails in the fold, it is not offered
+                // its hoists when it fails then)
+                block.clone().for_each(|p| self.offered[p] = true);
+            }
+            let users = self.round[i].users;
+            self.suspects.push(Change { left_out: true, ..Change::block(block, users) });
         }
     }
 
@@ -518,6 +603,11 @@ impl Search for Batch {
                 }
                 Stage::Merging => return Some(self.merged(units, mask)),
                 Stage::Fold { k } if k < self.passed.len() => {
+                    if k == 0 && self.suspects.is_empty() {
+                        // the fold's order, against the mask it starts
+                        // from (again, it finds the same)
+                        self.suspect(units, mask);
+                    }
                     if let Some(proposal) = self.fold_step(self.passed[k], units, mask) {
                         return Some(proposal);
                     }
@@ -543,7 +633,7 @@ impl Search for Batch {
     fn step(&self) -> Step {
         match self.stage {
             Stage::Probing => {
-                let Change { block, users, hoist } = self.round[self.next].clone();
+                let Change { block, users, hoist, .. } = self.round[self.next].clone();
                 if hoist.is_some() {
                     return Step::Hoist;
                 }
@@ -730,6 +820,88 @@ mod tests {
         // four probes, the merge, then the fold: 1 (its probe, cached), 1
         // and 2 (fails), 1 and 3
         assert_eq!(calls, 7);
+    }
+
+    /// A change that takes the last copies of a word when a change before
+    /// it in the fold takes the others (two copies of what the test
+    /// needs) is left out of the fold and probed in the next round,
+    /// beside any other such change: the fold's steps all pass, the
+    /// interferences fail as probes of one round, and the result is here
+    /// the one the fold alone gives. Not where more than a third of the
+    /// fold would be left out.
+    #[test]
+    fn changes_taking_the_last_copies_of_a_word_are_probed_after_the_fold() {
+        let src = "int f(void) { return ONE; }\nint g(void) { return TWO; }\n\
+                   int h(void) { return 0; }\nint i(void) { return 0; }\n\
+                   int j(void) { return 0; }\nint k(void) { return ONE; }\n\
+                   int m(void) { return TWO; }\n";
+        let (tree, plain) = c_units(src);
+        let &[f, g, .., k, m] = plain.level(0) else { panic!("{:?}", plain.level(0)) };
+        // the test needs a ONE and a TWO
+        let pred =
+            |p: &[NodeId]| (p.contains(&f) || p.contains(&k)) && (p.contains(&g) || p.contains(&m));
+        let words = Units::new(&tree).with_uses(&tree).with_words(&tree);
+        let (kept, log, calls) = logged_ddmin(&tree, &plain, pred);
+        assert_eq!(kept, [k, m]);
+        let single = Step::Probe { single: true };
+        // seven probes, the merge, then the fold: f (cached), g, h, i, j,
+        // k and m, which fail
+        assert_eq!(failed(&log), [Step::Merge, Step::Fold, Step::Fold]);
+        let (kept_words, log, calls_words) = logged_ddmin(&tree, &words, pred);
+        assert_eq!(kept_words, kept);
+        assert_eq!(calls_words, calls, "as many tests");
+        // the fold adds f to j; then k and m are probed, and fail
+        assert_eq!(failed(&log), [Step::Merge, single, single]);
+        assert!(log.iter().all(|&(step, ok)| ok || step != Step::Fold));
+
+        // one of two changes is more than a third: the plain fold
+        let src = "int f(void) { return ONE; }\nint k(void) { return ONE; }\n";
+        let (tree, plain) = c_units(src);
+        let &[f, k] = plain.level(0) else { panic!("{:?}", plain.level(0)) };
+        let words = Units::new(&tree).with_uses(&tree).with_words(&tree);
+        let pred = |p: &[NodeId]| p.contains(&f) || p.contains(&k);
+        let (kept, log, _) = logged_ddmin(&tree, &words, pred);
+        assert_eq!(kept, [k]);
+        assert_eq!(failed(&log), [Step::Merge, Step::Fold]);
+    }
+
+    /// A batch over level 0 of `units` in source order, logged: the units
+    /// kept, each candidate's step and outcome, and the tests.
+    fn logged_ddmin(
+        tree: &crate::syntax::Tree,
+        units: &Units,
+        pred: impl FnMut(&[NodeId]) -> bool,
+    ) -> (Vec<NodeId>, Vec<(Step, bool)>, usize) {
+        let mut mask = Mask::new(tree.len());
+        let items = units.ordered(0, &mask, Order::Forward);
+        let mut oracle = Logged { inner: FnOracle::new(units, pred), log: Vec::new() };
+        run(Batch::ddmin(items, 8, false), units, &mut mask, &mut oracle).expect("finished");
+        (units.present_at(0, &mask), oracle.log, oracle.inner.calls)
+    }
+
+    /// The steps of the candidates that were not interesting, in order.
+    fn failed(log: &[(Step, bool)]) -> Vec<Step> {
+        log.iter().filter(|(_, ok)| !ok).map(|&(step, _)| step).collect()
+    }
+
+    /// An oracle that logs each candidate's step and outcome.
+    struct Logged<'u, F> {
+        inner: FnOracle<'u, F>,
+        log: Vec<(Step, bool)>,
+    }
+
+    impl<F: FnMut(&[NodeId]) -> bool> crate::reduce::Oracle for Logged<'_, F> {
+        fn evaluate(
+            &mut self,
+            candidates: &mut dyn crate::reduce::Candidates,
+        ) -> crate::reduce::Verdict {
+            while let Some(c) = candidates.next() {
+                let interesting = self.inner.test(&c.mask);
+                self.log.push((c.context.step, interesting));
+                candidates.settle(c.index, interesting);
+            }
+            crate::reduce::Verdict::Finished
+        }
     }
 
     /// On a monotone test (removing more never makes it pass again), a

@@ -352,10 +352,11 @@ impl Plan {
     }
 
     /// The units of `tree` for an HDD pass: with batches, knowing which
-    /// units use which (see [`Batch::with_users`]).
+    /// units use which (see [`Batch::with_users`]) and the words of their
+    /// text (for the order of a fold, see [`Batch`]).
     fn units(&self, tree: &Tree) -> Units {
         match self.batch {
-            Some(_) => Units::new(tree).with_uses(tree),
+            Some(_) => Units::new(tree).with_uses(tree).with_words(tree),
             None => Units::new(tree),
         }
     }

@@ -43,6 +43,10 @@ pub struct Units {
     /// Each name token that resolves to a declaration, with the node that
     /// declares it (empty unless [`Units::with_uses`]).
     uses: Vec<(NodeId, NodeId)>,
+    /// Each word of the leaves' texts (a run of letters, digits and `_`
+    /// that starts with a letter or `_`), by leaf, as a number per
+    /// spelling (empty unless [`Units::with_words`]).
+    words: Vec<(NodeId, u32)>,
 }
 
 /// The order in which the units of a level are tried.
@@ -105,6 +109,7 @@ impl Units {
             targets,
             kinds,
             uses: Vec::new(),
+            words: Vec::new(),
         }
     }
 
@@ -112,6 +117,65 @@ impl Units {
     /// [`Units::users`]; nothing for a language without names).
     pub fn with_uses(self, tree: &Tree) -> Units {
         Units { uses: super::groups::name_uses(tree), ..self }
+    }
+
+    /// This view, knowing the words of its leaves (see
+    /// [`Units::words_in`]).
+    pub fn with_words(self, tree: &Tree) -> Units {
+        let mut ids: HashMap<&[u8], u32> = HashMap::new();
+        let mut words = Vec::new();
+        for (i, n) in tree.nodes().iter().enumerate() {
+            if n.subtree_end != i as u32 + 1 {
+                continue;
+            }
+            let text = tree.text(NodeId(i as u32));
+            let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+            let mut at = 0;
+            while at < text.len() {
+                let start = at;
+                if !word(&text[at]) {
+                    at += 1;
+                    continue;
+                }
+                at += text[at..].iter().take_while(|b| word(b)).count();
+                if text[start].is_ascii_digit() {
+                    // a number, `0x1f` too
+                    continue;
+                }
+                let next = ids.len() as u32;
+                let id = *ids.entry(&text[start..at]).or_insert(next);
+                words.push((NodeId(i as u32), id));
+            }
+        }
+        Units { words, ..self }
+    }
+
+    /// The words of the leaves present under `mask`, each with the
+    /// nearest of `holders` at or above its leaf, if any; `holders` maps
+    /// a node to its holder's number.
+    pub fn words_in(
+        &self,
+        mask: &Mask,
+        holders: &HashMap<NodeId, usize>,
+    ) -> Vec<(u32, Option<usize>)> {
+        let mut out = Vec::new();
+        for &(leaf, word) in &self.words {
+            if !self.is_present(leaf, mask) {
+                continue;
+            }
+            let mut at = leaf.0;
+            let holder = loop {
+                if let Some(&h) = holders.get(&NodeId(at)) {
+                    break Some(h);
+                }
+                at = self.up[at as usize];
+                if at == NONE {
+                    break None;
+                }
+            };
+            out.push((word, holder));
+        }
+        out
     }
 
     /// For each of `items` (units of `level`): the positions in `items` of
@@ -532,7 +596,32 @@ fn chain_ends(tree: &Tree, leaf: &Leaves, hoistable: &mut [Hoistable], targets: 
 mod tests {
     use super::*;
     use crate::syntax::Hoist;
+    use std::collections::HashSet;
     use std::sync::Arc;
+
+    /// The words of the leaves (not numbers, a comment's too), the same
+    /// spelling the same number, each with the unit it is in.
+    #[test]
+    fn words_are_the_leaves_names_and_know_their_holder() {
+        let src = "int x1 = 0x1f + x1; /* ONE two */\nint y;\n";
+        let fe = crate::language::by_name("c").expect("c").frontend().expect("front-end");
+        let tree = fe.parse(Arc::from(src.as_bytes()));
+        let units = Units::new(&tree).with_words(&tree);
+        let &[first, comment, second] = units.level(0) else { panic!("{:?}", units.level(0)) };
+        let mask = Mask::new(tree.len());
+        let holders = HashMap::from([(first, 0), (second, 1)]);
+        let words = units.words_in(&mask, &holders);
+        // int x1 x1 | ONE two | int y
+        let ids: Vec<u32> = words.iter().map(|&(w, _)| w).collect();
+        assert_eq!(ids.len(), 7, "{words:?}");
+        assert_eq!((ids[0], ids[1]), (ids[5], ids[2]), "int and x1 twice: {words:?}");
+        assert_eq!(ids.iter().collect::<HashSet<_>>().len(), 5, "{words:?}");
+        let held: Vec<Option<usize>> = words.iter().map(|&(_, h)| h).collect();
+        assert_eq!(held, [Some(0), Some(0), Some(0), None, None, Some(1), Some(1)]);
+        // what a mask switches off is not counted
+        let fewer = units.words_in(&mask.with_off(&[comment, second]), &holders);
+        assert_eq!(fewer, words[..3]);
+    }
 
     /// The hoist targets of every hoistable node of a snippet, as texts.
     fn targets(lang: &str, src: &str) -> Vec<(String, Vec<String>)> {
