@@ -37,7 +37,7 @@ use crate::oracle::stop::{Alarm, Cancel, Stop};
 use crate::oracle::{Answer, Evaluator, Foresight, Settings, Sink, StopReason};
 use crate::reduce::ahead::{self, Foreseen, Guide, Reach, Views};
 use crate::reduce::{rename, Host, Oracle, Order, Phase, Plan, Units, View};
-use crate::syntax::{chars, dump, forest, layout, Tree};
+use crate::syntax::{chars, dump, forest, layout, TextKey, Tree};
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -684,7 +684,7 @@ struct Forecasts<'a> {
     input_len: usize,
     /// Parses by the input's front-end, by the text's hash, in the order
     /// made.
-    parses: VecDeque<(u128, Arc<Tree>)>,
+    parses: VecDeque<(TextKey, Arc<Tree>)>,
 }
 
 impl Forecasts<'_> {
@@ -692,7 +692,7 @@ impl Forecasts<'_> {
     const KEEP: usize = 32;
 
     fn parse(&mut self, text: &Arc<[u8]>) -> Arc<Tree> {
-        let key = xxhash_rust::xxh3::xxh3_128(text);
+        let key = TextKey::of(text);
         if let Some((_, tree)) = self.parses.iter().find(|(k, _)| *k == key) {
             return tree.clone();
         }

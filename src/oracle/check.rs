@@ -26,7 +26,7 @@ use super::runner::{Outcome, Runner};
 use super::stop::Cancel;
 use crate::language::GuardBase;
 use crate::reduce::ahead::Seen;
-use crate::syntax::{Mask, Tree, Unparser};
+use crate::syntax::{Mask, TextKey, Tree, Unparser};
 
 /// What is known about one candidate.
 #[derive(Clone, Copy, Debug)]
@@ -44,7 +44,7 @@ pub(super) enum Eval {
     /// how long it ran, and the text's hash. The first candidate settled
     /// on it takes it as its own test, run early; for the others it is a
     /// cached outcome.
-    Ahead(bool, Duration, u128),
+    Ahead(bool, Duration, TextKey),
     /// No longer needed before its test started (or while it waited for
     /// another worker's test of the same text): no answer, and no test.
     Dropped,
@@ -100,9 +100,9 @@ impl Job {
     }
 
     /// The hash of its text, if it is a re-check ([`Input::Recheck`]).
-    fn recheck(&self) -> Option<u128> {
+    fn recheck(&self) -> Option<TextKey> {
         match &self.input {
-            Input::Recheck(text) => Some(xxhash_rust::xxh3::xxh3_128(text)),
+            Input::Recheck(text) => Some(TextKey::of(text)),
             _ => None,
         }
     }
@@ -130,7 +130,7 @@ pub(super) struct Done {
     pub ahead: bool,
     /// It was the final re-check run ahead, of the text with this hash
     /// ([`Input::Recheck`]).
-    pub recheck: Option<u128>,
+    pub recheck: Option<TextKey>,
 }
 
 /// A worker's reusable buffers: one text, whatever the size of the
@@ -195,8 +195,8 @@ const WAIT_POLL: Duration = Duration::from_millis(20);
 /// Marks a text as being tested by one worker until dropped, when the
 /// waiting workers learn the outcome (`None` unless set).
 struct Testing<'c> {
-    running: &'c Mutex<HashMap<u128, Arc<Running>>>,
-    key: u128,
+    running: &'c Mutex<HashMap<TextKey, Arc<Running>>>,
+    key: TextKey,
     entry: Arc<Running>,
     outcome: Option<bool>,
 }
@@ -223,9 +223,9 @@ pub(super) struct Checker<'a> {
     /// Whether the guard is off for the current pass (see
     /// [`Checker::set_guarded`]).
     unguarded: AtomicBool,
-    cache: Mutex<HashMap<u128, Known>>,
+    cache: Mutex<HashMap<TextKey, Known>>,
     /// The texts being tested, by their hash.
-    running: Mutex<HashMap<u128, Arc<Running>>>,
+    running: Mutex<HashMap<TextKey, Arc<Running>>>,
     /// The current best, as workers pick it up for each candidate.
     pub best: Mutex<Best>,
     /// Nanoseconds spent unparsing and hashing, in the syntax guard, and
@@ -267,7 +267,7 @@ impl<'a> Checker<'a> {
     /// What a test (or the syntax guard, as not interesting: a test ahead
     /// is of a guarded pass) said of `text` before, or whether one runs.
     pub(super) fn seen(&self, text: &[u8]) -> Seen {
-        let key = xxhash_rust::xxh3::xxh3_128(text);
+        let key = TextKey::of(text);
         match self.cache.lock().expect("cache lock").get(&key) {
             Some(Known::Tested(b) | Known::Ahead(b, _)) => return Seen::Known(*b),
             Some(Known::Guarded) => return Seen::Known(false),
@@ -280,7 +280,7 @@ impl<'a> Checker<'a> {
     }
 
     /// The cache's answer for a candidate of text `key`.
-    fn cached(&self, key: u128, unguarded: bool) -> Option<Eval> {
+    fn cached(&self, key: TextKey, unguarded: bool) -> Option<Eval> {
         match *self.cache.lock().expect("cache lock").get(&key)? {
             Known::Tested(b) => Some(Eval::Cached(b)),
             Known::Ahead(b, t) => Some(Eval::Ahead(b, t, key)),
@@ -311,12 +311,12 @@ impl<'a> Checker<'a> {
             }
         }
         let text = &scratch.text;
-        let same = text[..] == *best.text;
-        let key = if same { 0 } else { xxhash_rust::xxh3::xxh3_128(text) };
-        add_time(&self.unparse_ns, started);
-        if same {
+        if text[..] == *best.text {
+            add_time(&self.unparse_ns, started);
             return (Ok(Eval::Same), None);
         }
+        let key = TextKey::of(text);
+        add_time(&self.unparse_ns, started);
         let unguarded = !ahead && self.unguarded.load(Ordering::Relaxed);
         let cached = self.cached(key, unguarded);
         // the guard's parse of the candidate becomes the base if the
@@ -404,7 +404,7 @@ impl<'a> Checker<'a> {
     /// tests it, marked in `testing` meanwhile.
     fn same_text_tested<'c>(
         &'c self,
-        key: u128,
+        key: TextKey,
         unguarded: bool,
         cancel: &Cancel,
         testing: &mut Option<Testing<'c>>,

@@ -50,7 +50,7 @@ use super::runner::Outcome;
 use super::stop::Cancel;
 use crate::reduce::ahead::Foreseen;
 use crate::reduce::{Candidates, Context, Step, Verdict};
-use crate::syntax::{Mask, Tree};
+use crate::syntax::{Mask, TextKey, Tree};
 
 /// What the scheduler asks of, and reports to, the evaluator it works for.
 pub(super) trait Ledger {
@@ -224,7 +224,7 @@ pub(super) struct Carry {
 pub(super) struct Recheck {
     ticket: u64,
     /// The hash of its text.
-    pub key: u128,
+    pub key: TextKey,
     pub cancel: Arc<Cancel>,
     /// No answer came yet.
     running: bool,
@@ -485,7 +485,7 @@ impl Dispatch {
         last: Arc<[u8]>,
         job_tx: &mpsc::Sender<Job>,
     ) -> Result<(), Verdict> {
-        let key = xxhash_rust::xxh3::xxh3_128(&last);
+        let key = TextKey::of(&last);
         if self.recheck.as_ref().is_some_and(|r| r.key == key) {
             return Ok(());
         }

@@ -30,7 +30,7 @@ use serde::Serialize;
 
 use crate::reduce::ahead::{Foreseen, Guide, Reach, Seen};
 use crate::reduce::{Candidates, Context, Oracle, Verdict};
-use crate::syntax::{Mask, Tree};
+use crate::syntax::{Mask, TextKey, Tree};
 
 mod check;
 pub mod dir;
@@ -156,10 +156,10 @@ pub struct Evaluator<'a> {
     outcomes: Vec<bool>,
     foresight: Option<Box<dyn Foresight + 'a>>,
     /// The texts whose test ahead a settled candidate took.
-    claimed: HashSet<u128>,
+    claimed: HashSet<TextKey>,
     /// The final re-checks run ahead: their text's hash, and their outcome
     /// if they finished.
-    rechecks: Vec<(u128, Option<bool>)>,
+    rechecks: Vec<(TextKey, Option<bool>)>,
     /// The run's workers, if started ([`Evaluator::start_workers`]).
     pool: Option<Pool>,
     /// What one pass's scheduling hands the next (see [`Carry`]).
@@ -249,7 +249,7 @@ impl<'a> Evaluator<'a> {
     /// finished (see [`Input::Recheck`]); the other re-checks run ahead
     /// count as wasted tests.
     pub fn take_recheck(&mut self) -> Option<bool> {
-        let best = xxhash_rust::xxh3::xxh3_128(&self.best.text);
+        let best = TextKey::of(&self.best.text);
         let mut outcome = None;
         for (key, finished) in std::mem::take(&mut self.rechecks) {
             match (key == best && outcome.is_none(), finished) {
@@ -444,7 +444,7 @@ impl<'a> Evaluator<'a> {
         }
         // the re-check of the result itself runs on: the session waits for
         // it rather than start it again
-        let best = xxhash_rust::xxh3::xxh3_128(&self.best.text);
+        let best = TextKey::of(&self.best.text);
         if let Some(recheck) = recheck.filter(|r| r.key != best) {
             recheck.cancel.set();
         }

@@ -19,7 +19,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::{Candidates, Context, Host, Oracle, Phase, Plan, Verdict, View};
-use crate::syntax::{Tree, Unparser};
+use crate::syntax::{TextKey, Tree, Unparser};
 
 /// What [`foresee`] asks of the oracle about candidates past what is known.
 pub trait Guide {
@@ -142,7 +142,7 @@ struct Forecast<'a, 'o> {
     sure: f64,
     round: f64,
     texts: Vec<Arc<[u8]>>,
-    seen: HashSet<u128>,
+    seen: HashSet<TextKey>,
     /// The outcomes it gave the candidates past those it was given.
     given: Vec<bool>,
     branch: Option<Branch>,
@@ -171,9 +171,8 @@ impl Forecast<'_, '_> {
         }
         // a text the syntax guard would answer differently off than on is
         // not tested ahead (the oracle tests every text ahead under it)
-        let fresh = self.guarded
-            && seen == Seen::New
-            && self.seen.insert(xxhash_rust::xxh3::xxh3_128(&self.buffer));
+        let fresh =
+            self.guarded && seen == Seen::New && self.seen.insert(TextKey::of(&self.buffer));
         if fresh {
             self.texts.push(Arc::from(&self.buffer[..]));
         }

@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use super::groups::{globals, groups, swept, undeclared, Group};
 use super::{Proposal, Search, Step, Units};
+use crate::syntax::tree::NO_PARENT;
 use crate::syntax::{Mask, NodeId, Text, Tree};
 
 /// Tries each group of a tree in turn, switching off what is still present
@@ -132,7 +133,7 @@ fn group_key(tree: &Tree, group: &Group) -> u128 {
         // same wherever it stands: what it may go from is its parent (the
         // members after it)
         let n = tree.node(id);
-        if tree.info().goes_with_next_token(n.kind) && n.parent != u32::MAX {
+        if tree.info().goes_with_next_token(n.kind) && n.parent != NO_PARENT {
             node(&mut h, NodeId(n.parent));
         }
     }

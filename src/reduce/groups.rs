@@ -22,11 +22,11 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::syntax::tree::{
-    flags, roles, Action, Declare, FnPart, Global, NodeId, Stands, Swept, Tree,
+    flags, roles, Action, Declare, FnPart, Global, NodeId, Stands, Swept, Tree, NO_PARENT,
 };
 use crate::syntax::{forest, Swap, Text};
 
-const FILE: u32 = u32::MAX;
+const FILE: u32 = NO_PARENT;
 
 /// What one candidate of coordinated deletion switches off.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use super::tree::{
     flags, Action, FnPart, Global, KindNames, Node, Shrink, SlotInfo, Stands, Swept, Tree,
-    TreeInfo, ERROR_KIND,
+    TreeInfo, ERROR_KIND, NO_PARENT,
 };
 
 /// The name of the forest root's kind.
@@ -190,7 +190,7 @@ pub fn splice(trees: &[Tree]) -> Tree {
         end: end as u32,
         subtree_end: subtree_end as u32,
     };
-    nodes.push(plain(forest_kind, Action::Keep, u32::MAX, 0, src.len(), total));
+    nodes.push(plain(forest_kind, Action::Keep, NO_PARENT, 0, src.len(), total));
     let mut offset = 0usize;
     let mut errors = 0;
     for (tree, o) in trees.iter().zip(offsets) {
@@ -206,7 +206,7 @@ pub fn splice(trees: &[Tree]) -> Tree {
                 Action::Replace(r) => Action::Replace(r + o.replacement),
                 a => a,
             },
-            parent: if n.parent == u32::MAX { file as u32 } else { n.parent + base },
+            parent: if n.parent == NO_PARENT { file as u32 } else { n.parent + base },
             lead: n.lead + at,
             start: n.start + at,
             end: n.end + at,

@@ -43,11 +43,10 @@
 
 use std::collections::HashMap;
 
-use super::tree::{flags, Action, FlatUnit, Tree};
+use super::tree::{flags, Action, FlatUnit, Tree, NO_PARENT};
 use super::unparse::would_glue;
 
 /// The parent of a tree's root.
-const NO_PARENT: u32 = u32::MAX;
 
 /// The kind of the layout view's units (0 is its root).
 const SPACE: u16 = 1;

@@ -9,6 +9,7 @@
 //! - [`layout`]: another tree whose units are the whitespace between tokens,
 //!   laid out again, for the layout pass.
 //! - [`dump`]: the tree as text, for `--dump-tree`.
+//! - [`key`]: [`TextKey`], a text's identity for caches.
 //! - [`forest`]: several files' trees spliced into one, for multi-file
 //!   inputs.
 //!
@@ -19,11 +20,13 @@ pub mod bindings;
 pub mod chars;
 pub mod dump;
 pub mod forest;
+pub mod key;
 pub mod layout;
 pub mod mask;
 pub mod tree;
 pub mod unparse;
 
+pub use key::TextKey;
 pub use mask::{Hoist, Mask, Swap, Target, Text};
 pub use tree::{NodeId, Tree};
 pub use unparse::Unparser;

@@ -19,6 +19,9 @@ use super::layout::Rules;
 
 pub use super::bindings::{Bindings, Declare};
 
+/// The `parent` of a root: no node.
+pub const NO_PARENT: u32 = u32::MAX;
+
 /// Index of a node in its [`Tree`]; ids are assigned in preorder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct NodeId(pub u32);
@@ -99,6 +102,7 @@ pub struct Node {
     /// nothing is known about it): which kinds could stand there instead.
     pub slot: u16,
     pub action: Action,
+    /// The parent's id, [`NO_PARENT`] for the root.
     pub parent: u32,
     /// Start of the whitespace that precedes the node and goes with it when deleted.
     pub lead: u32,
@@ -433,10 +437,10 @@ impl Tree {
         &self.src[n.start as usize..n.end as usize]
     }
 
-    /// Whether node `id` (a `parent` index: `u32::MAX` for none) is a call
+    /// Whether node `id` (a `parent` index: [`NO_PARENT`] for none) is a call
     /// (grammar data `calls`).
     pub fn is_call(&self, id: u32) -> bool {
-        id != u32::MAX && self.info.bindings.is_call(self.nodes[id as usize].kind)
+        id != NO_PARENT && self.info.bindings.is_call(self.nodes[id as usize].kind)
     }
 
     /// The children of `id`, in order.
@@ -504,7 +508,7 @@ impl TreeBuilder {
     /// Opens a child of the innermost open node (or the root) and returns its id.
     pub fn open(&mut self, kind: u16, flags: u8, start: usize, end: usize) -> NodeId {
         let id = self.nodes.len() as u32;
-        let parent = self.open.last().copied().unwrap_or(u32::MAX);
+        let parent = self.open.last().copied().unwrap_or(NO_PARENT);
         debug_assert!(start <= end && end <= self.src.len());
         if let Some(p) = self.nodes.get(parent as usize) {
             debug_assert!(
@@ -598,7 +602,7 @@ fn compute_leads(src: &[u8], nodes: &mut [Node]) {
         }
     }
     for (i, n) in nodes.iter_mut().enumerate() {
-        let lo = if n.parent == u32::MAX { 0 } else { bound[i] };
+        let lo = if n.parent == NO_PARENT { 0 } else { bound[i] };
         let mut lead = n.start;
         while lead > lo {
             let at = lead as usize;
