@@ -59,7 +59,7 @@ impl Frontend for TextFrontend {
                     i += 1;
                     continue;
                 }
-                let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
+                let word = crate::syntax::is_word_byte;
                 let len = if word(src[i]) {
                     src[i..end].iter().take_while(|&&c| word(c)).count()
                 } else {

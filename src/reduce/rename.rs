@@ -87,7 +87,7 @@ struct FreshNames {
 
 impl FreshNames {
     fn new(src: &[u8]) -> FreshNames {
-        let word = |c: &u8| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'$';
+        let word = |c: &u8| crate::syntax::is_word_byte(*c);
         let mut used: HashSet<Vec<u8>> = src.split(|c| !word(c)).map(<[u8]>::to_vec).collect();
         used.extend(RESERVED.iter().map(|r| r.as_bytes().to_vec()));
         let mut names = FreshNames { used, next: 0 };

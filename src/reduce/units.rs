@@ -129,7 +129,7 @@ impl Units {
                 continue;
             }
             let text = tree.text(NodeId(i as u32));
-            let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+            let word = |b: &u8| crate::syntax::is_word_byte(*b);
             let mut at = 0;
             while at < text.len() {
                 let start = at;

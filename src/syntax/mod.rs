@@ -31,6 +31,16 @@ pub use mask::{Hoist, Mask, Swap, Target, Text};
 pub use tree::{NodeId, Tree};
 pub use unparse::Unparser;
 
+/// Whether byte `c` belongs to a word: a name, keyword or number, where
+/// two such bytes side by side read as one token. ASCII letters and digits,
+/// `_`, `$` (JavaScript names) and every byte of a non-ASCII character
+/// (identifiers in UTF-8). The one rule of the crate: the unparser's gluing
+/// check, the renaming's fresh names, the units' words and plain text's
+/// tokens all read words with it.
+pub fn is_word_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80
+}
+
 /// Where two texts differ: the lengths of their longest common prefix and
 /// of their longest common suffix that does not overlap it. A candidate
 /// differs from the best in one place or a few close ones, so the span

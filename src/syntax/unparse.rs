@@ -289,7 +289,7 @@ fn push(out: &mut Vec<u8>, chunk: &[u8], join: bool, operators: bool) {
 /// `operators`: whether two operator characters can glue too (`+ +`, `/ *`
 /// in C and JavaScript; not in JSON or XML).
 pub(crate) fn would_glue(a: u8, b: u8, operators: bool) -> bool {
-    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
+    let word = super::is_word_byte;
     let op = |c: u8| b"+-*/%<>=&|!^~.:?#".contains(&c);
     (word(a) && word(b)) || (operators && op(a) && op(b))
 }
