@@ -376,11 +376,11 @@ pub enum ShrinkData {
     Whole,
 }
 
-impl From<ShrinkData> for crate::syntax::tree::Shrink {
+impl From<ShrinkData> for crate::syntax::policy::Shrink {
     fn from(s: ShrinkData) -> Self {
         match s {
-            ShrinkData::Quoted => crate::syntax::tree::Shrink::Quoted,
-            ShrinkData::Whole => crate::syntax::tree::Shrink::Whole,
+            ShrinkData::Quoted => crate::syntax::policy::Shrink::Quoted,
+            ShrinkData::Whole => crate::syntax::policy::Shrink::Whole,
         }
     }
 }

@@ -95,10 +95,10 @@ impl fmt::Debug for Interrupt {
 pub(crate) const INTERRUPT_EVERY: usize = 1 << 14;
 
 /// The tree of a parse that gave up or had nothing: one node over `src`.
-pub(crate) fn whole(src: Arc<[u8]>, kind: u16, info: Arc<crate::syntax::tree::TreeInfo>) -> Tree {
+pub(crate) fn whole(src: Arc<[u8]>, kind: u16, policy: Arc<crate::syntax::policy::Policy>) -> Tree {
     let mut b = crate::syntax::tree::TreeBuilder::new(src.clone());
     b.open(kind, crate::syntax::tree::flags::NAMED, 0, src.len());
-    b.finish(info)
+    b.finish(policy)
 }
 
 /// What a front-end keeps of a parse for [`Frontend::syntax_errors_from`].

@@ -14,15 +14,18 @@ use anyhow::{bail, Context, Result};
 use super::grammar::{
     FunctionData, GlobalsData, GrammarData, LayoutData, OrderData, StatementData, SweepData,
 };
-use crate::syntax::layout::Rules;
-use crate::syntax::tree::{
-    roles, Bindings, Declare, FnPart, Global, KindNames, Shrink, SlotInfo, Stands, Swept, TreeInfo,
+use crate::syntax::policy::{
+    Declare, FnPart, Global, KindPolicy, Policy, Rules, Shrink, SlotInfo, Stands, Swept,
 };
+use crate::syntax::tree::roles;
 
 /// How a front-end names its node kinds and fields.
 pub(crate) trait Vocabulary {
     /// Number of kind ids (kinds are `0..kind_count()`).
     fn kind_count(&self) -> usize;
+
+    /// The name of every kind id.
+    fn names(&self) -> Vec<Box<str>>;
 
     /// The concrete named kinds `name` stands for: the kind itself, or every
     /// kind under a supertype.
@@ -47,23 +50,18 @@ pub(crate) struct ListRule {
     pub field: Option<u16>,
 }
 
-/// A language's grammar data, resolved to kind and field ids.
+/// A language's grammar data, resolved to kind and field ids: the
+/// [`Policy`] its trees carry, and the tables only its front-end reads
+/// while it builds them.
 #[derive(Debug)]
 pub(crate) struct Tables {
+    /// The rules every tree of the language carries; its hoisting slots
+    /// are the front-end's to give ([`Tables::set_slots`]).
+    pub policy: Arc<Policy>,
     /// The language's default order of units (grammar data `order`).
     pub order: OrderData,
-    /// Per kind: never descended into.
-    pub atomic: Vec<bool>,
-    /// Per kind: 1 if hoisting moves it.
-    pub member: Vec<u8>,
-    /// Per kind: whether a token of it is parsed again as the language
-    /// (grammar data `reparse`).
-    pub reparse: Vec<bool>,
-    /// Per kind: which characters the shrinking pass may delete.
-    pub shrink: Vec<Shrink>,
-    /// The texts of the replacement entries, concrete kinds' entries first.
-    pub replacements: Vec<Box<[u8]>>,
-    /// Per entry: the name it was given under (a kind or a supertype).
+    /// Per replacement entry: the name it was given under (a kind or a
+    /// supertype).
     pub entry_names: Vec<String>,
     /// Per entry: the concrete kinds it covers.
     pub entry_kinds: Vec<Vec<bool>>,
@@ -79,12 +77,6 @@ pub(crate) struct Tables {
     /// Children never switched off: (parent kind, field id or 0, child kind
     /// or `u16::MAX` for any).
     pub keep: HashSet<(u16, u16, u16)>,
-    pub squeeze: bool,
-    /// Whether the token pass runs on well-formed input too.
-    pub token_pass: bool,
-    pub operators_glue: bool,
-    /// Which kinds declare names, open scopes and call functions.
-    pub bindings: Bindings,
     /// The roles of a child by its parent's kind and its field id: the
     /// place of a declared name (`roles::NAME_PLACE`), the text that may
     /// stand for it (`roles::INLINE`, grammar data `[[declare]] inline`),
@@ -94,182 +86,138 @@ pub(crate) struct Tables {
     /// name, the child in one of them is that text too (the `value` of
     /// C's `int c = 7;`, inside the declaration's declarator).
     pub inline_fields: HashSet<u16>,
-    /// How results are laid out (grammar data `layout`).
-    pub layout: Option<Arc<Rules>>,
-    /// Per kind: its part in an expression standing as a statement
-    /// (grammar data `[statement]`; empty without it).
-    pub stands: Vec<Stands>,
-    /// Per kind: its part in a sweep (grammar data `[sweep]`; empty
-    /// without it).
-    pub swept: Vec<Swept>,
-    /// Per kind: whether nodes side by side may merge (grammar data
-    /// `merge`; empty without it).
-    pub merge: Vec<bool>,
-    /// Per kind: whether its nodes go with the token after them (grammar
-    /// data `with_next_token`; empty without it).
-    pub with_next_token: Vec<bool>,
-    /// Per kind: its part in the functions' rewrites (grammar data
-    /// `[functions]`; empty without it).
-    pub functions: Vec<FnPart>,
-    /// Per kind: its part in making a local variable global (grammar data
-    /// `[globals]`; empty without it).
-    pub globals: Vec<Global>,
+}
+
+/// The replacement entries of grammar data `replace` and `group_replace`,
+/// concrete kinds' entries first, then (of each) those for coordinated
+/// deletion only.
+struct Entries {
+    texts: Vec<Box<[u8]>>,
+    names: Vec<String>,
+    kinds: Vec<Vec<bool>>,
+    grouped: Vec<bool>,
+}
+
+impl Entries {
+    fn compile(data: &GrammarData, v: &dyn Vocabulary) -> Result<Entries> {
+        let plain = data.replace.iter().map(|(name, text)| (name, text, false));
+        let grouped = data.group_replace.iter().map(|(name, text)| (name, text, true));
+        let mut entries: Vec<(&String, &String, bool)> = plain.chain(grouped).collect();
+        entries.sort_by_key(|&(name, _, grouped)| (v.is_supertype(name), grouped));
+        let mut out = Entries {
+            texts: Vec::new(),
+            names: Vec::new(),
+            kinds: Vec::new(),
+            grouped: Vec::new(),
+        };
+        for (name, text, grouped) in entries {
+            let mut covers = vec![false; v.kind_count()];
+            let table = if grouped { "group_replace" } else { "replace" };
+            for k in v.named(name).with_context(|| format!("in {table}: {name:?}"))? {
+                covers[k as usize] = true;
+            }
+            out.push(name, text, covers, grouped);
+        }
+        Ok(out)
+    }
+
+    fn push(&mut self, name: &str, text: &str, kinds: Vec<bool>, grouped: bool) {
+        self.texts.push(Box::from(text.as_bytes()));
+        self.names.push(name.to_string());
+        self.kinds.push(kinds);
+        self.grouped.push(grouped);
+    }
 }
 
 impl Tables {
     /// Resolves `data` against `vocabulary`.
     pub(crate) fn compile(data: &GrammarData, vocabulary: &dyn Vocabulary) -> Result<Tables> {
         let v = vocabulary;
-        let kinds = v.kind_count();
-
-        // replacement entries: text and covered kinds; concrete kinds first,
-        // then (of each) those for coordinated deletion only
-        let plain = data.replace.iter().map(|(name, text)| (name, text, false));
-        let grouped = data.group_replace.iter().map(|(name, text)| (name, text, true));
-        let mut entries: Vec<(&String, &String, bool)> = plain.chain(grouped).collect();
-        entries.sort_by_key(|&(name, _, grouped)| (v.is_supertype(name), grouped));
-        let mut replacements = Vec::new();
-        let mut entry_names = Vec::new();
-        let mut entry_kinds = Vec::new();
-        let mut entry_grouped = Vec::new();
-        for (name, text, grouped) in entries {
-            let mut covers = vec![false; kinds];
-            let table = if grouped { "group_replace" } else { "replace" };
-            for k in v.named(name).with_context(|| format!("in {table}: {name:?}"))? {
-                covers[k as usize] = true;
-            }
-            replacements.push(Box::from(text.as_bytes()));
-            entry_names.push(name.clone());
-            entry_kinds.push(covers);
-            entry_grouped.push(grouped);
-        }
-
-        let mut member = vec![0u8; kinds];
-        for name in &data.hoist {
-            for k in v.named(name).with_context(|| format!("in hoist: {name:?}"))? {
-                member[k as usize] = 1;
-            }
-        }
-
-        let mut atomic = vec![false; kinds];
-        for name in &data.atomic {
-            for k in v.named(name).with_context(|| format!("in atomic: {name:?}"))? {
-                atomic[k as usize] = true;
-            }
-        }
-
-        let mut reparse = vec![false; kinds];
-        for name in &data.reparse {
-            for k in v.named(name).with_context(|| format!("in reparse: {name:?}"))? {
-                reparse[k as usize] = true;
-            }
-        }
-
-        let mut list = vec![None; kinds];
-        let mut lists = Vec::new();
-        for l in &data.list {
-            let ctx = || format!("in list for {:?}", l.parent);
-            let mut separators = Vec::new();
-            for s in &l.separators {
-                separators.extend(v.tokens(s).with_context(ctx)?);
-            }
-            let field = l.field.as_deref().map(|f| v.field(f)).transpose().with_context(ctx)?;
-            for k in v.named(&l.parent).with_context(ctx)? {
-                list[k as usize] = Some(lists.len());
-            }
-            lists.push(ListRule { separators, field });
-        }
-        let mut separators: Vec<u16> =
-            lists.iter().flat_map(|l| l.separators.iter().copied()).collect();
-        separators.sort_unstable();
-        separators.dedup();
-
-        let mut shrink = vec![Shrink::No; kinds];
-        for (name, how) in &data.shrink {
-            for k in v.named(name).with_context(|| format!("in shrink: {name:?}"))? {
-                shrink[k as usize] = (*how).into();
-            }
-        }
-
-        let mut keep = HashSet::new();
-        for k in &data.keep {
-            let ctx = || format!("in keep for {:?}", k.parent);
-            let field = k.field.as_deref().map(|f| v.field(f)).transpose().with_context(ctx)?;
-            let children = match &k.kind {
-                Some(name) => v.named(name).with_context(ctx)?,
-                None => vec![u16::MAX],
-            };
-            for p in v.named(&k.parent).with_context(ctx)? {
-                for &c in &children {
-                    keep.insert((p, field.unwrap_or(0), c));
+        let mut kinds: Vec<KindPolicy> = v.names().into_iter().map(KindPolicy::named).collect();
+        let mut entries = Entries::compile(data, v)?;
+        let mut set =
+            |what: &str, names: &[String], apply: &dyn Fn(&mut KindPolicy)| -> Result<()> {
+                for name in names {
+                    for k in v.named(name).with_context(|| format!("in {what}: {name:?}"))? {
+                        apply(&mut kinds[k as usize]);
+                    }
                 }
-            }
+                Ok(())
+            };
+        set("hoist", &data.hoist, &|k| k.hoist = true)?;
+        set("atomic", &data.atomic, &|k| k.atomic = true)?;
+        set("reparse", &data.reparse, &|k| k.reparse = true)?;
+        set("merge", &data.merge, &|k| k.merge = true)?;
+        set("with_next_token", &data.with_next_token, &|k| k.with_next_token = true)?;
+        for (name, how) in &data.shrink {
+            let how: Shrink = (*how).into();
+            set("shrink", std::slice::from_ref(name), &|k| k.shrink = how)?;
         }
+        let lists = compile_lists(data, v)?;
+        let keep = compile_keep(data, v)?;
 
         let mut child_roles = HashMap::new();
         let mut role = |parent: u16, field: u16, r: u8| {
             *child_roles.entry((parent, field)).or_insert(0) |= r;
         };
-        for s in &data.splice {
-            let ctx = || format!("in splice for {:?}", s.parent);
-            let (head, tail) =
-                (v.field(&s.head).with_context(ctx)?, v.field(&s.tail).with_context(ctx)?);
-            for p in v.named(&s.parent).with_context(ctx)? {
-                role(p, head, roles::HEAD);
-                role(p, tail, roles::TAIL);
-            }
-        }
-        let bindings = compile_bindings(data, v, &mut role)?;
-        let mut functions = Vec::new();
+        compile_splices(data, v, &mut role)?;
+        compile_bindings(data, v, &mut kinds, &mut role)?;
         if let Some(d) = &data.functions {
             // the `void` text, an entry of no kind: only groups write it
-            let text = replacements.len() as u16;
-            replacements.push(Box::from(d.text.as_bytes()));
-            entry_names.push(d.text.clone());
-            entry_kinds.push(vec![false; kinds]);
-            entry_grouped.push(true);
-            functions = compile_functions(d, v, kinds, text, &mut role)?;
+            let text = entries.texts.len() as u16;
+            entries.push(&d.text, &d.text, vec![false; v.kind_count()], true);
+            compile_functions(d, v, &mut kinds, text, &mut role)?;
         }
         let inline_fields = child_roles
             .iter()
             .filter(|(_, &r)| r & roles::INLINE != 0)
             .map(|(&(_, f), _)| f)
             .collect();
-        let layout = data.layout.as_ref().map(compile_layout).transpose()?.map(Arc::new);
-        let stands = data.statement.as_ref().map(|d| compile_statement(d, v, kinds)).transpose()?;
-        let swept = data.sweep.as_ref().map(|d| compile_sweep(d, v, kinds)).transpose()?;
-        let merge = kind_set(&data.merge, "merge", v, kinds)?;
-        let with_next_token = kind_set(&data.with_next_token, "with_next_token", v, kinds)?;
-        let globals = data.globals.as_ref().map(|d| compile_globals(d, v, kinds)).transpose()?;
-
-        Ok(Tables {
-            order: data.order,
-            atomic,
-            member,
-            reparse,
-            shrink,
-            replacements,
-            entry_names,
-            entry_kinds,
-            entry_grouped,
-            list,
-            lists,
-            separators,
-            keep,
+        if let Some(d) = &data.statement {
+            compile_statement(d, v, &mut kinds)?;
+        }
+        if let Some(d) = &data.sweep {
+            compile_sweep(d, v, &mut kinds)?;
+        }
+        if let Some(d) = &data.globals {
+            compile_globals(d, v, &mut kinds)?;
+        }
+        let policy = Policy {
+            kinds,
+            replacements: entries.texts,
+            slots: Vec::new(),
             squeeze: data.squeeze,
             token_pass: data.token_pass,
             operators_glue: data.operators_glue,
-            bindings,
+            tokens: true,
+            fixed_names: data.fixed_names.iter().map(|n| Box::from(n.as_bytes())).collect(),
+            layout: data.layout.as_ref().map(compile_layout).transpose()?.map(Arc::new),
+        };
+        Ok(Tables {
+            policy: Arc::new(policy),
+            order: data.order,
+            entry_names: entries.names,
+            entry_kinds: entries.kinds,
+            entry_grouped: entries.grouped,
+            list: lists.of_kind,
+            lists: lists.rules,
+            separators: lists.separators,
+            keep,
             child_roles,
             inline_fields,
-            layout,
-            stands: stands.unwrap_or_default(),
-            swept: swept.unwrap_or_default(),
-            merge,
-            with_next_token,
-            functions,
-            globals: globals.unwrap_or_default(),
         })
+    }
+
+    /// Gives the trees' policy the hoisting slots the front-end found in
+    /// its grammar; before any tree shares the policy.
+    pub(crate) fn set_slots(&mut self, slots: Vec<SlotInfo>) {
+        Arc::get_mut(&mut self.policy).expect("slots are set before any tree is built").slots =
+            slots;
+    }
+
+    /// The record of `kind`.
+    pub(crate) fn kind(&self, kind: u16) -> &KindPolicy {
+        self.policy.kind(kind)
     }
 
     /// The roles (`roles::*`) of a child in `field` of a node of kind
@@ -299,36 +247,83 @@ impl Tables {
     /// long as the node (`x` by `0`), which alone would not shorten the
     /// text.
     pub(crate) fn only_in_groups(&self, e: u16, len: usize) -> bool {
-        self.entry_grouped[e as usize] || self.replacements[e as usize].len() == len
+        self.entry_grouped[e as usize] || self.policy.replacements[e as usize].len() == len
     }
 
     /// Whether a child of kind `kind` in `field` of a `parent` is kept by a rule.
     pub(crate) fn is_kept(&self, parent: u16, field: u16, kind: u16) -> bool {
         self.keep.contains(&(parent, field, u16::MAX)) || self.keep.contains(&(parent, field, kind))
     }
+}
 
-    /// What every tree of the language shares: names, replacement texts,
-    /// the hoisting slots the front-end found, and the text policies.
-    pub(crate) fn tree_info(&self, names: Vec<Box<str>>, slots: Vec<SlotInfo>) -> TreeInfo {
-        TreeInfo {
-            kinds: KindNames::new(names),
-            replacements: self.replacements.clone(),
-            slots,
-            shrink: self.shrink.clone(),
-            squeeze: self.squeeze,
-            token_pass: self.token_pass,
-            operators_glue: self.operators_glue,
-            tokens: true,
-            bindings: self.bindings.clone(),
-            layout: self.layout.clone(),
-            stands: self.stands.clone(),
-            swept: self.swept.clone(),
-            merge: self.merge.clone(),
-            with_next_token: self.with_next_token.clone(),
-            functions: self.functions.clone(),
-            globals: self.globals.clone(),
+/// The separated lists of grammar data `list`.
+struct Lists {
+    /// Per kind, its rule's index.
+    of_kind: Vec<Option<usize>>,
+    rules: Vec<ListRule>,
+    /// Every separator token of any list, sorted.
+    separators: Vec<u16>,
+}
+
+fn compile_lists(data: &GrammarData, v: &dyn Vocabulary) -> Result<Lists> {
+    let mut list = vec![None; v.kind_count()];
+    let mut lists = Vec::new();
+    for l in &data.list {
+        let ctx = || format!("in list for {:?}", l.parent);
+        let mut separators = Vec::new();
+        for s in &l.separators {
+            separators.extend(v.tokens(s).with_context(ctx)?);
+        }
+        let field = l.field.as_deref().map(|f| v.field(f)).transpose().with_context(ctx)?;
+        for k in v.named(&l.parent).with_context(ctx)? {
+            list[k as usize] = Some(lists.len());
+        }
+        lists.push(ListRule { separators, field });
+    }
+    let mut separators: Vec<u16> =
+        lists.iter().flat_map(|l| l.separators.iter().copied()).collect();
+    separators.sort_unstable();
+    separators.dedup();
+    Ok(Lists { of_kind: list, rules: lists, separators })
+}
+
+/// The heads and tails of grammar data `[[splice]]`, as roles of children
+/// (parent kind, field id, role) given to `role`.
+fn compile_splices(
+    data: &GrammarData,
+    v: &dyn Vocabulary,
+    role: &mut dyn FnMut(u16, u16, u8),
+) -> Result<()> {
+    for s in &data.splice {
+        let ctx = || format!("in splice for {:?}", s.parent);
+        let (head, tail) =
+            (v.field(&s.head).with_context(ctx)?, v.field(&s.tail).with_context(ctx)?);
+        for p in v.named(&s.parent).with_context(ctx)? {
+            role(p, head, roles::HEAD);
+            role(p, tail, roles::TAIL);
         }
     }
+    Ok(())
+}
+
+/// The children grammar data `keep` never switches off: (parent kind,
+/// field id or 0, child kind or `u16::MAX` for any).
+fn compile_keep(data: &GrammarData, v: &dyn Vocabulary) -> Result<HashSet<(u16, u16, u16)>> {
+    let mut keep = HashSet::new();
+    for k in &data.keep {
+        let ctx = || format!("in keep for {:?}", k.parent);
+        let field = k.field.as_deref().map(|f| v.field(f)).transpose().with_context(ctx)?;
+        let children = match &k.kind {
+            Some(name) => v.named(name).with_context(ctx)?,
+            None => vec![u16::MAX],
+        };
+        for p in v.named(&k.parent).with_context(ctx)? {
+            for &c in &children {
+                keep.insert((p, field.unwrap_or(0), c));
+            }
+        }
+    }
+    Ok(keep)
 }
 
 /// Each kind's part in an expression standing as a statement (grammar data
@@ -336,21 +331,20 @@ impl Tables {
 fn compile_statement(
     data: &StatementData,
     v: &dyn Vocabulary,
-    kinds: usize,
-) -> Result<Vec<Stands>> {
-    let mut stands = vec![Stands::No; kinds];
+    kinds: &mut [KindPolicy],
+) -> Result<()> {
     for name in &data.expressions {
         for k in v.named(name).with_context(|| format!("in statement: {name:?}"))? {
-            stands[k as usize] = Stands::Expression;
+            kinds[k as usize].stands = Stands::Expression;
         }
     }
     for k in v.named(&data.kind).context("in statement")? {
-        stands[k as usize] = Stands::Statement;
+        kinds[k as usize].stands = Stands::Statement;
     }
     for k in v.tokens(&data.end).context("in statement")? {
-        stands[k as usize] = Stands::End;
+        kinds[k as usize].stands = Stands::End;
     }
-    Ok(stands)
+    Ok(())
 }
 
 /// Each kind's part in the functions' rewrites (grammar data `[functions]`),
@@ -359,16 +353,15 @@ fn compile_statement(
 fn compile_functions(
     data: &FunctionData,
     v: &dyn Vocabulary,
-    kinds: usize,
+    kinds: &mut [KindPolicy],
     text: u16,
     role: &mut dyn FnMut(u16, u16, u8),
-) -> Result<Vec<FnPart>> {
-    let mut parts = vec![FnPart::No; kinds];
+) -> Result<()> {
     let mut set = |names: &[String], part: FnPart| -> Result<Vec<u16>> {
         let mut ks = Vec::new();
         for name in names {
             for k in v.named(name).with_context(|| format!("in void: {name:?}"))? {
-                parts[k as usize] = part;
+                kinds[k as usize].function = part;
                 ks.push(k);
             }
         }
@@ -384,52 +377,37 @@ fn compile_functions(
     for k in typed {
         role(k, field, roles::TYPE);
     }
-    Ok(parts)
-}
-
-/// Per kind, whether it is one of the named kinds `names` (a grammar data
-/// list called `what`); empty when `names` is.
-fn kind_set(names: &[String], what: &str, v: &dyn Vocabulary, kinds: usize) -> Result<Vec<bool>> {
-    let mut set = Vec::new();
-    for name in names {
-        set.resize(kinds, false);
-        for k in v.named(name).with_context(|| format!("in {what}: {name:?}"))? {
-            set[k as usize] = true;
-        }
-    }
-    Ok(set)
+    Ok(())
 }
 
 /// Each kind's part in making a local variable global (grammar data
 /// `[globals]`).
-fn compile_globals(data: &GlobalsData, v: &dyn Vocabulary, kinds: usize) -> Result<Vec<Global>> {
-    let mut globals = vec![Global::No; kinds];
+fn compile_globals(data: &GlobalsData, v: &dyn Vocabulary, kinds: &mut [KindPolicy]) -> Result<()> {
     let parts =
         [(&data.declarations, Global::Declaration), (&data.assignments, Global::Assignment)];
     for (names, part) in parts {
         for name in names {
             for k in v.named(name).with_context(|| format!("in globals: {name:?}"))? {
-                globals[k as usize] = part;
+                kinds[k as usize].global = part;
             }
         }
     }
-    Ok(globals)
+    Ok(())
 }
 
 /// Each kind's part in a sweep (grammar data `[sweep]`).
-fn compile_sweep(data: &SweepData, v: &dyn Vocabulary, kinds: usize) -> Result<Vec<Swept>> {
-    let mut swept = vec![Swept::No; kinds];
+fn compile_sweep(data: &SweepData, v: &dyn Vocabulary, kinds: &mut [KindPolicy]) -> Result<()> {
     for name in &data.parents {
         for k in v.named(name).with_context(|| format!("in sweep: {name:?}"))? {
-            swept[k as usize] = Swept::Ends;
+            kinds[k as usize].swept = Swept::Ends;
         }
     }
     for token in &data.tokens {
         for k in v.tokens(token).with_context(|| format!("in sweep: {token:?}"))? {
-            swept[k as usize] = Swept::Token;
+            kinds[k as usize].swept = Swept::Token;
         }
     }
-    Ok(swept)
+    Ok(())
 }
 
 /// The layout rules of `data`, as bytes.
@@ -457,31 +435,25 @@ fn compile_layout(data: &LayoutData) -> Result<Rules> {
     })
 }
 
-/// The bindings of `data`; the roles of the children that hold a declared
-/// name and its text go to `role` (parent kind, field id, role).
+/// The bindings of `data` (which kinds declare names, open scopes, call)
+/// into `kinds`; the roles of the children that hold a declared name and
+/// its text go to `role` (parent kind, field id, role).
 fn compile_bindings(
     data: &GrammarData,
     v: &dyn Vocabulary,
+    kinds: &mut [KindPolicy],
     role: &mut dyn FnMut(u16, u16, u8),
-) -> Result<Bindings> {
-    let kinds = v.kind_count();
-    let mut b = Bindings {
-        declare: vec![None; kinds],
-        scope: vec![false; kinds],
-        call: vec![false; kinds],
-        same: (0..kinds as u16).collect(),
-        fixed: data.fixed_names.iter().map(|n| Box::from(n.as_bytes())).collect(),
-    };
+) -> Result<()> {
     for d in &data.declare {
         let ctx = || format!("in declare for {:?}", d.kind);
         let spellings = v.named(&d.name).with_context(ctx)?;
         let name = spellings.iter().copied().min().context("a name kind with no ids")?;
         for k in spellings {
-            b.same[k as usize] = name;
+            kinds[k as usize].name_kind = Some(name);
         }
         for other in &d.spelled {
             for k in v.named(other).with_context(ctx)? {
-                b.same[k as usize] = name;
+                kinds[k as usize].name_kind = Some(name);
             }
         }
         if d.implicit && (d.each || d.field.is_none()) {
@@ -490,7 +462,7 @@ fn compile_bindings(
         let field = d.field.as_deref().map(|f| v.field(f)).transpose().with_context(ctx)?;
         let value = d.inline.as_deref().map(|f| v.field(f)).transpose().with_context(ctx)?;
         for k in v.named(&d.kind).with_context(ctx)? {
-            b.declare[k as usize] = Some(Declare {
+            kinds[k as usize].declare = Some(Declare {
                 name,
                 each: d.each,
                 implicit: d.implicit,
@@ -506,15 +478,15 @@ fn compile_bindings(
     }
     for name in &data.scopes {
         for k in v.named(name).with_context(|| format!("in scopes: {name:?}"))? {
-            b.scope[k as usize] = true;
+            kinds[k as usize].scope = true;
         }
     }
     for name in &data.calls {
         for k in v.named(name).with_context(|| format!("in calls: {name:?}"))? {
-            b.call[k as usize] = true;
+            kinds[k as usize].call = true;
         }
     }
-    Ok(b)
+    Ok(())
 }
 
 /// A [`Vocabulary`] of a fixed list of kind names, with no fields, supertypes
@@ -529,6 +501,10 @@ pub(crate) struct FixedKinds {
 impl Vocabulary for FixedKinds {
     fn kind_count(&self) -> usize {
         self.names.len()
+    }
+
+    fn names(&self) -> Vec<Box<str>> {
+        self.names.iter().map(|&n| Box::from(n)).collect()
     }
 
     fn named(&self, name: &str) -> Result<Vec<u16>> {
@@ -571,9 +547,10 @@ mod tests {
             "atomic = [\"text\"]\nhoist = [\"item\"]\nreparse = [\"text\"]\n[replace]\nitem = \"x\"\n[[keep]]\nparent = \"doc\"\nkind = \"text\"\n",
         )
         .expect("compiles");
-        assert_eq!(t.atomic, [false, false, true]);
-        assert_eq!(t.member, [0, 1, 0]);
-        assert_eq!(t.reparse, [false, false, true]);
+        let kinds = |f: fn(&KindPolicy) -> bool| (0..3).map(|k| f(t.kind(k))).collect::<Vec<_>>();
+        assert_eq!(kinds(|k| k.atomic), [false, false, true]);
+        assert_eq!(kinds(|k| k.hoist), [false, true, false]);
+        assert_eq!(kinds(|k| k.reparse), [false, false, true]);
         assert_eq!(t.replacement_of(1), Some(0));
         assert_eq!(t.replacement_of(2), None);
         assert!(t.is_kept(0, 0, 2) && !t.is_kept(0, 0, 1));
@@ -586,12 +563,12 @@ mod tests {
         )
         .expect("compiles");
         assert_eq!(
-            t.bindings.declare(1),
+            t.kind(1).declare,
             Some(Declare { name: 2, each: true, implicit: false, inline_first: false })
         );
-        assert_eq!(t.bindings.declare(0), None);
-        assert!(t.bindings.is_scope(0) && !t.bindings.is_scope(1));
-        assert!(t.bindings.is_call(1) && !t.bindings.is_call(0));
+        assert_eq!(t.kind(0).declare, None);
+        assert!(t.kind(0).scope && !t.kind(1).scope);
+        assert!(t.kind(1).call && !t.kind(0).call);
         let err =
             compile("[[declare]]\nkind = \"item\"\nname = \"txet\"\n").map(|_| ()).unwrap_err();
         assert!(format!("{err:#}").contains("in declare"), "{err:#}");

@@ -14,7 +14,8 @@ use anyhow::Result;
 use super::grammar::{GrammarData, OrderData};
 use super::tables::{FixedKinds, Tables};
 use super::{Frontend, LangInfo};
-use crate::syntax::tree::{flags, Action, Tree, TreeBuilder, TreeInfo};
+use crate::syntax::policy::Policy;
+use crate::syntax::tree::{flags, Action, Tree, TreeBuilder};
 
 const KINDS: &[&str] = &["document", "line", "token"];
 const DOCUMENT: u16 = 0;
@@ -32,15 +33,13 @@ pub(crate) fn build(info: &LangInfo) -> Result<Box<dyn Frontend>> {
         "{file}: plain text has no kinds to replace, hoist, keep or list"
     );
     let tables = Tables::compile(&data, &FixedKinds { language: "plain text", names: KINDS })?;
-    let names = KINDS.iter().map(|&n| Box::from(n)).collect();
-    let info = tables.tree_info(names, Vec::new());
-    Ok(Box::new(TextFrontend { order: tables.order, info: Arc::new(info) }))
+    Ok(Box::new(TextFrontend { order: tables.order, policy: tables.policy }))
 }
 
 #[derive(Debug)]
 struct TextFrontend {
     order: OrderData,
-    info: Arc<TreeInfo>,
+    policy: Arc<Policy>,
 }
 
 impl Frontend for TextFrontend {
@@ -73,7 +72,7 @@ impl Frontend for TextFrontend {
             b.close();
             start = end;
         }
-        b.finish(self.info.clone())
+        b.finish(self.policy.clone())
     }
 
     fn order(&self) -> OrderData {

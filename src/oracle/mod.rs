@@ -223,7 +223,7 @@ impl<'a> Evaluator<'a> {
     /// Starts a pass over a new tree of the current best text.
     pub fn set_tree(&mut self, tree: Arc<Tree>) {
         debug_assert_eq!(tree.src(), &*self.best.text, "a new tree must be of the best text");
-        if !Arc::ptr_eq(tree.info(), self.tree.info()) {
+        if !Arc::ptr_eq(tree.policy(), self.tree.policy()) {
             // another view of the text: its node kinds mean other things
             self.odds = Odds::default();
         }

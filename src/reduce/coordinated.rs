@@ -133,7 +133,7 @@ fn group_key(tree: &Tree, group: &Group) -> u128 {
         // same wherever it stands: what it may go from is its parent (the
         // members after it)
         let n = tree.node(id);
-        if tree.info().goes_with_next_token(n.kind) && n.parent != NO_PARENT {
+        if tree.policy().kind(n.kind).with_next_token && n.parent != NO_PARENT {
             node(&mut h, NodeId(n.parent));
         }
     }

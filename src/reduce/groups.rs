@@ -1,6 +1,7 @@
 //! The groups of coordinated deletion: a declaration together with every
-//! use of its name, found from the tree alone (its per-kind
-//! [`Bindings`](crate::syntax::tree::Bindings), from grammar data).
+//! use of its name, found from the tree alone (the `declare`, `scope` and
+//! `call` rules of its [`Policy`](crate::syntax::policy::Policy), from
+//! grammar data).
 //!
 //! A use is a token of the name's kind and text that resolves to the
 //! declaration: the innermost scope around it that declares that name. Each
@@ -21,9 +22,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::syntax::tree::{
-    flags, roles, Action, Declare, FnPart, Global, NodeId, Stands, Swept, Tree, NO_PARENT,
-};
+use crate::syntax::policy::{Declare, FnPart, Global, Stands, Swept};
+use crate::syntax::tree::{flags, roles, Action, NodeId, Tree, NO_PARENT};
 use crate::syntax::{forest, Swap, Text};
 
 const FILE: u32 = NO_PARENT;
@@ -101,11 +101,11 @@ pub fn globals(tree: &Tree) -> Vec<Group> {
 /// it that ends a node of a kind it may end (JavaScript's `;` of each
 /// statement), when there are two or more.
 pub fn swept(tree: &Tree) -> Vec<Group> {
-    let swept = &tree.info().swept;
-    if swept.is_empty() {
+    let policy = tree.policy();
+    if policy.kinds.iter().all(|k| k.swept == Swept::No) {
         return Vec::new();
     }
-    let part = |kind: u16| swept.get(kind as usize).copied().unwrap_or_default();
+    let part = |kind: u16| policy.kind(kind).swept;
     let mut by_kind: Vec<(u16, Vec<NodeId>)> = Vec::new();
     for (i, n) in tree.nodes().iter().enumerate() {
         let id = NodeId(i as u32);
@@ -136,11 +136,11 @@ pub fn swept(tree: &Tree) -> Vec<Group> {
 /// nothing (`namespace n { A }\nnamespace n { B }` to
 /// `namespace n { A \n B }`).
 fn merges(tree: &Tree) -> Vec<Group> {
-    let merge = &tree.info().merge;
-    if merge.is_empty() {
+    let policy = tree.policy();
+    if !policy.kinds.iter().any(|k| k.merge) {
         return Vec::new();
     }
-    let mergeable = |id: NodeId| merge.get(tree.node(id).kind as usize).copied().unwrap_or(false);
+    let mergeable = |id: NodeId| policy.kind(tree.node(id).kind).merge;
     // the children before the body, and the body's brackets
     let parts = |id: NodeId| {
         let children: Vec<NodeId> = tree.children(id).collect();
@@ -186,11 +186,11 @@ fn merges(tree: &Tree) -> Vec<Group> {
 /// not return (`a (0, 0);`, there for `-Werror=return-type`), which no
 /// removal alone may take. Either only when the text gets shorter.
 fn voided(tree: &Tree) -> Vec<Group> {
-    let parts = &tree.info().functions;
-    if parts.is_empty() {
+    let policy = tree.policy();
+    if policy.kinds.iter().all(|k| k.function == FnPart::No) {
         return Vec::new();
     }
-    let part = |id: NodeId| parts.get(tree.node(id).kind as usize).copied().unwrap_or_default();
+    let part = |id: NodeId| policy.kind(tree.node(id).kind).function;
     let named = |id: NodeId| {
         let n = tree.node(id);
         n.has(flags::NAMED) && !n.has(flags::EXTRA)
@@ -205,10 +205,7 @@ fn voided(tree: &Tree) -> Vec<Group> {
     };
     let return_type =
         |decl: NodeId| tree.children(decl).find(|&c| tree.node(c).role & roles::TYPE != 0);
-    let statement = |id: u32| {
-        let stands = &tree.info().stands;
-        stands.get(tree.node(NodeId(id)).kind as usize) == Some(&Stands::Statement)
-    };
+    let statement = |id: u32| policy.kind(tree.node(NodeId(id)).kind).stands == Stands::Statement;
     let mut functions = Vec::new();
     let mut declared: HashMap<&[u8], Vec<NodeId>> = HashMap::new();
     let mut used: HashSet<&[u8]> = HashSet::new();
@@ -229,7 +226,7 @@ fn voided(tree: &Tree) -> Vec<Group> {
             }
         }
     }
-    let fixed = &tree.info().bindings.fixed;
+    let fixed = &policy.fixed_names;
     let mut out = Vec::new();
     for (f, name, text) in functions {
         let void = tree.replacement(text);
@@ -297,11 +294,11 @@ fn voided(tree: &Tree) -> Vec<Group> {
 /// goes: `struct B { int f(int); }; int B::f(int x) { return x; }` to
 /// `struct B { int f(int x){ return x; } };` (the layout pass spaces it).
 fn defined_in_class(tree: &Tree) -> Vec<Group> {
-    let parts = &tree.info().functions;
-    if !parts.contains(&FnPart::Class) {
+    let policy = tree.policy();
+    if !policy.kinds.iter().any(|k| k.function == FnPart::Class) {
         return Vec::new();
     }
-    let part = |id: NodeId| parts.get(tree.node(id).kind as usize).copied().unwrap_or_default();
+    let part = |id: NodeId| policy.kind(tree.node(id).kind).function;
     let named = |id: NodeId| {
         let n = tree.node(id);
         n.has(flags::NAMED) && !n.has(flags::EXTRA)
@@ -362,13 +359,13 @@ fn defined_in_class(tree: &Tree) -> Vec<Group> {
 /// data `with_next_token`), with that token: tree-sitter-cpp's `public`
 /// and its `:` are siblings, and neither may go alone.
 fn with_next_token(tree: &Tree) -> Vec<Group> {
-    if tree.info().with_next_token.is_empty() {
+    if !tree.policy().has_next_token_kinds() {
         return Vec::new();
     }
     let mut out = Vec::new();
     for (i, n) in tree.nodes().iter().enumerate() {
         let id = NodeId(i as u32);
-        if !tree.info().goes_with_next_token(n.kind) || n.parent == FILE {
+        if !tree.policy().kind(n.kind).with_next_token || n.parent == FILE {
             continue;
         }
         let Some(token) = siblings_after(tree, id).next() else { continue };
@@ -487,8 +484,8 @@ struct Resolved<'t> {
 /// Resolves every name token of `tree` to its group of declarations (none
 /// for a language without names).
 fn resolved(tree: &Tree) -> Option<Resolved<'_>> {
-    let bindings = &tree.info().bindings;
-    if bindings.is_empty() {
+    let policy = tree.policy();
+    if !policy.declares_names() {
         return None;
     }
     let decls = declarations(tree);
@@ -517,13 +514,13 @@ fn resolved(tree: &Tree) -> Option<Resolved<'_>> {
     let mut by_name: HashMap<(u16, &[u8]), usize> = HashMap::new();
     for (i, n) in tree.nodes().iter().enumerate() {
         let id = NodeId(i as u32);
-        if bindings.is_call(n.kind) {
+        if policy.kind(n.kind).call {
             if let Some(callee) = tree.children(id).find(|&c| tree.node(c).has(flags::NAMED)) {
                 let key = (kind_of(tree, callee), tree.text(callee));
                 calls.entry(key).or_default().push(id);
             }
         }
-        let kind = bindings.name_kind(n.kind);
+        let kind = policy.name_kind(n.kind);
         if declared.contains(&id) {
             continue;
         }
@@ -568,9 +565,9 @@ fn resolve(
     text: &[u8],
     mut at: u32,
 ) -> Option<usize> {
-    let bindings = &tree.info().bindings;
+    let policy = tree.policy();
     loop {
-        if at == FILE || bindings.is_scope(tree.node(NodeId(at)).kind) {
+        if at == FILE || policy.kind(tree.node(NodeId(at)).kind).scope {
             if let Some(&g) = by_key.get(&(kind, text, at)) {
                 return Some(g);
             }
@@ -584,7 +581,7 @@ fn resolve(
 
 /// The name token of every declaration of `tree`, in preorder.
 pub(crate) fn declared_names(tree: &Tree) -> Vec<NodeId> {
-    if tree.info().bindings.is_empty() {
+    if !tree.policy().declares_names() {
         return Vec::new();
     }
     declarations(tree).into_iter().map(|d| d.name).collect()
@@ -599,14 +596,14 @@ fn new_group<T>(members: &mut Vec<Vec<T>>) -> usize {
 /// [`implicit`]); a name claimed by an outer declaration (a C declaration
 /// and its declarator) is declared once.
 fn declarations(tree: &Tree) -> Vec<Decl> {
-    let bindings = &tree.info().bindings;
+    let policy = tree.policy();
     let mut out = Vec::new();
     let mut claimed: HashSet<NodeId> = HashSet::new();
     // declaring nodes (and the single elements they stand for) -> name
     let mut named: HashMap<u32, NodeId> = HashMap::new();
     let mut assignments = Vec::new();
     for (i, n) in tree.nodes().iter().enumerate() {
-        let Some(rule) = bindings.declare(n.kind) else { continue };
+        let Some(rule) = policy.kind(n.kind).declare else { continue };
         let id = NodeId(i as u32);
         if rule.implicit {
             assignments.push(id);
@@ -630,7 +627,7 @@ fn declarations(tree: &Tree) -> Vec<Decl> {
             found.extend(name_of(tree, id, rule).map(|name| (id, name, None, rule.inline_first)));
         } else {
             for &e in &elements {
-                let own = bindings.declare(tree.node(e).kind).filter(|d| !d.each);
+                let own = policy.kind(tree.node(e).kind).declare.filter(|d| !d.each);
                 let name = match own {
                     Some(own) => name_of(tree, e, own),
                     None => first_name(tree, e, rule.name, false),
@@ -672,7 +669,7 @@ fn implicit(tree: &Tree, decls: &[Decl], assignments: &[NodeId]) -> Vec<Decl> {
         decls.iter().map(|d| ((kind_of(tree, d.name), tree.text(d.name), d.scope), 0)).collect();
     let mut out = Vec::new();
     for &at in assignments {
-        let Some(rule) = tree.info().bindings.declare(tree.node(at).kind) else { continue };
+        let Some(rule) = tree.policy().kind(tree.node(at).kind).declare else { continue };
         let place = tree.children(at).find(|&c| tree.node(c).role & roles::NAME_PLACE != 0);
         let Some(name) = place.filter(|&p| kind_of(tree, p) == rule.name) else { continue };
         let kind = kind_of(tree, name);
@@ -683,7 +680,7 @@ fn implicit(tree: &Tree, decls: &[Decl], assignments: &[NodeId]) -> Vec<Decl> {
         let mut node = at;
         loop {
             let parent = tree.node(node).parent;
-            if parent == FILE || tree.info().bindings.is_scope(tree.node(NodeId(parent)).kind) {
+            if parent == FILE || tree.policy().kind(tree.node(NodeId(parent)).kind).scope {
                 break;
             }
             let mut named =
@@ -722,13 +719,13 @@ fn first_name(tree: &Tree, id: NodeId, name: u16, below: bool) -> Option<NodeId>
 
 /// The kind a name token counts as.
 fn kind_of(tree: &Tree, id: NodeId) -> u16 {
-    tree.info().bindings.name_kind(tree.node(id).kind)
+    tree.policy().name_kind(tree.node(id).kind)
 }
 
 /// The nearest scope strictly above `id`.
 fn scope_of(tree: &Tree, id: NodeId) -> u32 {
     let mut at = tree.node(id).parent;
-    while at != FILE && !tree.info().bindings.is_scope(tree.node(NodeId(at)).kind) {
+    while at != FILE && !tree.policy().kind(tree.node(NodeId(at)).kind).scope {
         at = tree.node(NodeId(at)).parent;
     }
     at
@@ -886,12 +883,10 @@ fn globalized(
     if file_names.contains(&(kind_of(tree, d.name), tree.text(d.name))) {
         return None; // the global would be defined twice
     }
-    let part = |id: NodeId| tree.info().global(tree.node(id).kind);
+    let part = |id: NodeId| tree.policy().kind(tree.node(id).kind).global;
     // every assignment to it is a statement of its own, which goes
-    let stands = |id: u32| {
-        let kind = tree.node(NodeId(id)).kind as usize;
-        tree.info().stands.get(kind) == Some(&Stands::Statement)
-    };
+    let stands =
+        |id: u32| tree.policy().kind(tree.node(NodeId(id)).kind).stands == Stands::Statement;
     let mut off = Vec::new();
     for &u in us {
         let a = tree.node(u).parent;
@@ -935,14 +930,14 @@ fn initialized(tree: &Tree, decls: &[Decl], ds: &[usize], us: &[NodeId]) -> Opti
         n.has(flags::NAMED) && !n.has(flags::EXTRA)
     };
     let statement = siblings_after(tree, d.node).find(|&c| named(c))?;
-    let stands = tree.info().stands.get(tree.node(statement).kind as usize);
-    if stands != Some(&Stands::Statement) || !shortens(tree, statement) {
+    let stands = tree.policy().kind(tree.node(statement).kind).stands;
+    if stands != Stands::Statement || !shortens(tree, statement) {
         return None;
     }
     let a = tree.children(statement).find(|&c| named(c))?;
     let mut parts = tree.children(a);
     let (left, operator) = (parts.next()?, parts.next()?);
-    let assignment = tree.info().global(tree.node(a).kind) == Global::Assignment;
+    let assignment = tree.policy().kind(tree.node(a).kind).global == Global::Assignment;
     if !assignment || !us.contains(&left) || tree.text(operator) != b"=" {
         return None;
     }
@@ -960,7 +955,7 @@ fn bare_local<'d>(tree: &Tree, decls: &'d [Decl], ds: &[usize]) -> Option<&'d De
     let [d] = ds else { return None };
     let d = &decls[*d];
     let kind = tree.node(d.node).kind;
-    if tree.info().global(kind) != Global::Declaration || !shortens(tree, d.node) {
+    if tree.policy().kind(kind).global != Global::Declaration || !shortens(tree, d.node) {
         return None;
     }
     place_and_value(tree, d)?.1.is_none().then_some(d)

@@ -168,7 +168,7 @@ impl Plan {
     pub fn run(&self, host: &mut dyn Host) -> Result<(), Stopped> {
         let (malformed, token_pass) = host
             .view(View::Language)
-            .map_or((false, false), |t| (t.error_count() > 0, t.info().token_pass));
+            .map_or((false, false), |t| (t.error_count() > 0, t.policy().token_pass));
         let mut memory = Memory::default();
         match self.algorithm {
             Algorithm::HddPlus => self.hdd_plus(host, &mut memory)?,

@@ -27,12 +27,12 @@ const RESERVED: &[&str] = &["as", "do", "if", "in", "is", "of", "or"];
 /// The renaming view of `tree`, or `None` when no declared name can get a
 /// shorter one.
 pub fn view(tree: &Tree) -> Option<Tree> {
-    let bindings = &tree.info().bindings;
+    let policy = tree.policy();
     // declared names, by (name kind, text)
     let declared: HashSet<(u16, &[u8])> = declared_names(tree)
         .into_iter()
-        .map(|n| (bindings.name_kind(tree.node(n).kind), tree.text(n)))
-        .filter(|(_, text)| !bindings.fixed.iter().any(|f| **f == **text))
+        .map(|n| (policy.name_kind(tree.node(n).kind), tree.text(n)))
+        .filter(|(_, text)| !policy.fixed_names.iter().any(|f| **f == **text))
         .collect();
     if declared.is_empty() {
         return None;
@@ -41,7 +41,7 @@ pub fn view(tree: &Tree) -> Option<Tree> {
     let mut uses: BTreeMap<(u16, &[u8]), Vec<NodeId>> = BTreeMap::new();
     for (i, n) in tree.nodes().iter().enumerate() {
         let id = NodeId(i as u32);
-        let key = (bindings.name_kind(n.kind), tree.text(id));
+        let key = (policy.name_kind(n.kind), tree.text(id));
         if n.subtree_end == i as u32 + 1 && declared.contains(&key) {
             uses.entry(key).or_default().push(id);
         }
@@ -210,7 +210,7 @@ mod tests {
             let mut kinds: Vec<u16> = ids.iter().map(|&u| units.kind(u)).collect();
             kinds.sort();
             kinds.dedup();
-            let names = kinds.iter().map(|&k| view.info().kinds.name(k).to_string()).collect();
+            let names = kinds.iter().map(|&k| view.kind_name(k).to_string()).collect();
             let candidate = p.apply(&mask);
             let mut text = Vec::new();
             unparser.unparse(&view, &candidate, &mut text);

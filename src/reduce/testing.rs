@@ -2,7 +2,8 @@
 
 pub(crate) use super::rng::Rng;
 use super::{Candidates, Oracle, Units, Verdict};
-use crate::syntax::tree::{flags, Action, SlotInfo, Tree, TreeBuilder, TreeInfo};
+use crate::syntax::policy::{Policy, SlotInfo};
+use crate::syntax::tree::{flags, Action, Tree, TreeBuilder};
 use crate::syntax::{Mask, NodeId};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -60,7 +61,7 @@ pub(crate) fn flat_over(src: Arc<[u8]>) -> Tree {
         b.node_mut(id).action = Action::Delete;
         b.close();
     }
-    b.finish(Arc::new(TreeInfo::default()))
+    b.finish(Arc::new(Policy::default()))
 }
 
 /// A random tree of deletable nodes; `shape` draws the number of children
@@ -123,17 +124,17 @@ fn random_tree_of(rng: &mut Rng, max_nodes: usize, hoistable: bool) -> Tree {
         open.push(i);
     }
     if !hoistable {
-        return b.finish(Arc::new(TreeInfo::default()));
+        return b.finish(Arc::new(Policy::default()));
     }
     b.finish(hoisting_info())
 }
 
-/// The tree info of trees whose hoistable nodes are class 1 in slot 1,
+/// The policy of trees whose hoistable nodes are class 1 in slot 1,
 /// which accepts class 1: any such node may stand for another.
-pub(crate) fn hoisting_info() -> Arc<TreeInfo> {
-    let info = TreeInfo {
+pub(crate) fn hoisting_info() -> Arc<Policy> {
+    let info = Policy {
         slots: vec![SlotInfo::default(), SlotInfo { repeated: false, accepts: Box::new([1]) }],
-        ..TreeInfo::default()
+        ..Policy::default()
     };
     Arc::new(info)
 }

@@ -16,7 +16,8 @@
 
 use std::collections::HashMap;
 
-use crate::syntax::tree::{flags, roles, Action, NodeId, Stands, Tree};
+use crate::syntax::policy::Stands;
+use crate::syntax::tree::{flags, roles, Action, NodeId, Tree};
 use crate::syntax::{Mask, Target};
 
 const NONE: u32 = u32::MAX;
@@ -389,9 +390,10 @@ fn hoist_targets(tree: &Tree) -> (Vec<Hoistable>, Vec<Target>) {
     let mut targets = Vec::new();
     let mut nearest = Vec::new();
     let leaf = Leaves::new(tree);
-    let stands = &tree.info().stands;
-    let statements: Vec<u16> =
-        (0..stands.len() as u16).filter(|&k| stands[k as usize] == Stands::Statement).collect();
+    let policy = tree.policy();
+    let statements: Vec<u16> = (0..policy.kinds.len() as u16)
+        .filter(|&k| policy.kind(k).stands == Stands::Statement)
+        .collect();
     for (i, n) in nodes.iter().enumerate() {
         if n.member == 0 || n.slot == 0 || n.is_empty() {
             continue;
@@ -450,7 +452,7 @@ fn hoist_targets(tree: &Tree) -> (Vec<Hoistable>, Vec<Target>) {
 /// (`p;`, `0;` are worth no test), and not one kept in its place by a rule.
 fn statement_targets(tree: &Tree, leaf: &Leaves, id: NodeId, out: &mut Vec<Target>) {
     let nodes = tree.nodes();
-    let stands = |k: u16| tree.info().stands.get(k as usize).copied().unwrap_or_default();
+    let stands = |k: u16| tree.policy().kind(k).stands;
     let Some(end) = tree.children(id).last() else { return };
     if stands(nodes[id.index()].kind) == Stands::Statement
         || stands(nodes[end.index()].kind) != Stands::End

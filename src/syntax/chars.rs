@@ -19,7 +19,8 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::tree::{flags, Action, KindNames, Shrink, Tree, TreeBuilder, TreeInfo, ERROR_KIND};
+use super::policy::{KindPolicy, Policy, Shrink};
+use super::tree::{flags, Action, Tree, TreeBuilder, ERROR_KIND};
 use super::unparse::would_glue;
 
 const TEXT: u16 = 0;
@@ -27,18 +28,20 @@ const LEAF: u16 = 1;
 const CHAR: u16 = 2;
 const SPACE: u16 = 3;
 
-fn info() -> Arc<TreeInfo> {
-    static INFO: OnceLock<Arc<TreeInfo>> = OnceLock::new();
-    INFO.get_or_init(|| {
-        let names = ["text", "leaf", "char", "space"].iter().map(|&n| Box::from(n)).collect();
-        Arc::new(TreeInfo {
-            kinds: KindNames::new(names),
-            replacements: vec![Box::from(&b" "[..])],
-            tokens: false,
-            ..TreeInfo::default()
+fn view_policy() -> Arc<Policy> {
+    static POLICY: OnceLock<Arc<Policy>> = OnceLock::new();
+    POLICY
+        .get_or_init(|| {
+            let kinds =
+                ["text", "leaf", "char", "space"].into_iter().map(KindPolicy::named).collect();
+            Arc::new(Policy {
+                kinds,
+                replacements: vec![Box::from(&b" "[..])],
+                tokens: false,
+                ..Policy::default()
+            })
         })
-    })
-    .clone()
+        .clone()
 }
 
 /// A part of the text the view makes units of.
@@ -52,14 +55,14 @@ enum Region {
 /// The characters view of `tree`, or `None` when it has nothing to shrink.
 pub fn view(tree: &Tree) -> Option<Tree> {
     let src = tree.src();
-    let shrink = &tree.info().shrink;
+    let policy = tree.policy();
     let mut ranges = Vec::new();
     let mut covered = 0u32;
     for n in tree.nodes() {
         if n.kind == ERROR_KIND || n.start < covered {
             continue;
         }
-        let how = shrink.get(n.kind as usize).copied().unwrap_or_default();
+        let how = policy.kind(n.kind).shrink;
         let text = &src[n.start as usize..n.end as usize];
         let inner = match how {
             Shrink::No => continue,
@@ -81,7 +84,7 @@ pub fn view(tree: &Tree) -> Option<Tree> {
     }
     let mut regions: Vec<(usize, Region)> =
         ranges.into_iter().map(|(a, b)| (a, Region::Chars(a, b))).collect();
-    if tree.info().squeeze {
+    if policy.squeeze {
         regions.extend(spaces(tree).into_iter().map(|(a, b)| (a, Region::Space(a, b))));
         regions.sort_by_key(|&(a, _)| a);
     }
@@ -107,7 +110,7 @@ pub fn view(tree: &Tree) -> Option<Tree> {
             Region::Space(start, end) => {
                 let glue = start > 0
                     && end < src.len()
-                    && would_glue(src[start - 1], src[end], tree.info().operators_glue);
+                    && would_glue(src[start - 1], src[end], policy.operators_glue);
                 let action = match (glue, end - start) {
                     (false, _) => Action::Delete,
                     (true, 1) => continue, // already as small as it can be
@@ -120,7 +123,7 @@ pub fn view(tree: &Tree) -> Option<Tree> {
         }
     }
     b.close();
-    Some(b.finish(info()))
+    Some(b.finish(view_policy()))
 }
 
 /// The runs of whitespace outside every leaf of `tree` (outside tokens,

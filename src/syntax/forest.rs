@@ -6,7 +6,7 @@
 //! file with one). Its tree has a root (`forest`) with one child per file
 //! (`file`), and each file's own tree under it, its spans moved by the
 //! file's offset and its kinds, slots and replacements renumbered into one
-//! merged [`TreeInfo`]. So masks, unparsing, the cache (a hash of all the
+//! merged [`Policy`]. So masks, unparsing, the cache (a hash of all the
 //! bytes) and every pass work unchanged, and the first HDD level is the
 //! files.
 //!
@@ -15,13 +15,10 @@
 //! so every candidate keeps them all and [`split`] always gives the files
 //! back in order.
 
-use super::bindings::{Bindings, Declare};
 use std::sync::Arc;
 
-use super::tree::{
-    flags, Action, FnPart, Global, KindNames, Node, Shrink, SlotInfo, Stands, Swept, Tree,
-    TreeInfo, ERROR_KIND, NO_PARENT,
-};
+use super::policy::{KindPolicy, Policy, SlotInfo};
+use super::tree::{flags, Action, Node, Tree, ERROR_KIND, NO_PARENT};
 
 /// The name of the forest root's kind.
 const FOREST: &str = "forest";
@@ -39,7 +36,7 @@ pub fn split(text: &[u8]) -> Vec<&[u8]> {
 /// file, 2 in a forest (under the `forest` root and a `file` node).
 pub fn file_root_depth(tree: &Tree) -> usize {
     // the forest's two kinds come after every language's
-    let forest = tree.info().kinds.names().len().saturating_sub(2);
+    let forest = tree.policy().kinds.len().saturating_sub(2);
     let root = tree.nodes().first();
     match root.is_some_and(|r| r.kind as usize == forest && tree.kind_name(r.kind) == FOREST) {
         true => 2,
@@ -59,36 +56,7 @@ pub fn join<T: AsRef<[u8]>>(files: &[T]) -> Vec<u8> {
     out
 }
 
-/// Appends one language's name tables (`count` kinds, renumbered from
-/// `offset`) to the merged ones, so every kind of the forest has an entry.
-fn merge_bindings(merged: &mut Bindings, one: &Bindings, offset: u16, count: usize) {
-    let (start, end) = (offset as usize, offset as usize + count);
-    let identity = |merged: &mut Vec<u16>, to: usize| {
-        let from = merged.len();
-        merged.extend((from..to).map(|k| k as u16));
-    };
-    merged.declare.resize(start, None);
-    merged.scope.resize(start, false);
-    merged.call.resize(start, false);
-    identity(&mut merged.same, start);
-    merged
-        .declare
-        .extend(one.declare.iter().map(|d| d.map(|d| Declare { name: d.name + offset, ..d })));
-    merged.scope.extend(&one.scope);
-    merged.call.extend(&one.call);
-    merged.same.extend(one.same.iter().map(|&k| k + offset));
-    for name in &one.fixed {
-        if !merged.fixed.contains(name) {
-            merged.fixed.push(name.clone());
-        }
-    }
-    merged.declare.resize(end, None);
-    merged.scope.resize(end, false);
-    merged.call.resize(end, false);
-    identity(&mut merged.same, end);
-}
-
-/// Offsets of one language's numbering in the merged [`TreeInfo`].
+/// Offsets of one language's numbering in the merged [`Policy`].
 #[derive(Clone, Copy)]
 struct Offsets {
     kind: u16,
@@ -99,82 +67,66 @@ struct Offsets {
 /// Splices the files' trees (each over its own text) into one tree over
 /// their [`join`]ed texts, as the module says.
 pub fn splice(trees: &[Tree]) -> Tree {
-    let mut kinds: Vec<Box<str>> = Vec::new();
-    let mut shrink: Vec<Shrink> = Vec::new();
-    let mut info = TreeInfo {
+    let (policy, offsets) = merged_policy(trees);
+    let src = join(&trees.iter().map(|t| t.src()).collect::<Vec<_>>());
+    let nodes = spliced_nodes(trees, &offsets, policy.kinds.len() as u16 - 2, src.len());
+    let errors = trees.iter().map(Tree::error_count).sum();
+    Tree::from_parts(Arc::from(src), nodes, Arc::new(policy), errors)
+}
+
+/// The forest's policy: each language's records once, renumbered, then the
+/// `forest` and `file` kinds; and where each tree's numbering starts in it.
+fn merged_policy(trees: &[Tree]) -> (Policy, Vec<Offsets>) {
+    let mut policy = Policy {
         slots: vec![SlotInfo::default()],
         squeeze: true,
         operators_glue: false,
         tokens: true,
-        ..TreeInfo::default()
+        ..Policy::default()
     };
-    // languages seen so far (trees of one language share their info)
-    let mut seen: Vec<(*const TreeInfo, Offsets)> = Vec::new();
+    // languages seen so far (trees of one language share their policy)
+    let mut seen: Vec<(*const Policy, Offsets)> = Vec::new();
     let mut offsets = Vec::new();
     for tree in trees {
-        let ti = tree.info();
-        if let Some((_, o)) = seen.iter().find(|(p, _)| *p == Arc::as_ptr(ti)) {
+        let one = tree.policy();
+        if let Some((_, o)) = seen.iter().find(|(p, _)| *p == Arc::as_ptr(one)) {
             offsets.push(*o);
             continue;
         }
         let o = Offsets {
-            kind: kinds.len() as u16,
-            slot: info.slots.len() as u16,
-            replacement: info.replacements.len() as u16,
+            kind: policy.kinds.len() as u16,
+            slot: policy.slots.len() as u16,
+            replacement: policy.replacements.len() as u16,
         };
-        kinds.extend(ti.kinds.names().iter().cloned());
-        shrink.resize(o.kind as usize, Shrink::No);
-        shrink.extend(ti.shrink.iter().copied());
-        if !ti.stands.is_empty() {
-            info.stands.resize(o.kind as usize, Stands::No);
-            info.stands.extend(ti.stands.iter().copied());
-        }
-        if !ti.swept.is_empty() {
-            info.swept.resize(o.kind as usize, Swept::No);
-            info.swept.extend(ti.swept.iter().copied());
-        }
-        if !ti.merge.is_empty() {
-            info.merge.resize(o.kind as usize, false);
-            info.merge.extend(ti.merge.iter().copied());
-        }
-        if !ti.with_next_token.is_empty() {
-            info.with_next_token.resize(o.kind as usize, false);
-            info.with_next_token.extend(ti.with_next_token.iter().copied());
-        }
-        if !ti.functions.is_empty() {
-            info.functions.resize(o.kind as usize, FnPart::No);
-            info.functions.extend(ti.functions.iter().map(|&part| match part {
-                FnPart::Definition(text) => FnPart::Definition(text + o.replacement),
-                part => part,
-            }));
-        }
-        if !ti.globals.is_empty() {
-            info.globals.resize(o.kind as usize, Global::No);
-            info.globals.extend(ti.globals.iter().copied());
-        }
-        info.replacements.extend(ti.replacements.iter().cloned());
-        info.slots.extend(ti.slots.iter().map(|s| SlotInfo {
+        policy.kinds.extend(one.kinds.iter().map(|k| k.renumbered(o.kind, o.replacement)));
+        policy.replacements.extend(one.replacements.iter().cloned());
+        policy.slots.extend(one.slots.iter().map(|s| SlotInfo {
             repeated: s.repeated,
             accepts: s.accepts.iter().map(|k| k + o.kind).collect(),
         }));
+        for name in &one.fixed_names {
+            if !policy.fixed_names.contains(name) {
+                policy.fixed_names.push(name.clone());
+            }
+        }
         // one language's "no" wins: squeezing and tidying only where every
         // language allows it, spaces between operators where any needs them
-        merge_bindings(&mut info.bindings, &ti.bindings, o.kind, ti.kinds.names().len());
-        info.squeeze &= ti.squeeze;
-        info.token_pass |= ti.token_pass;
-        info.operators_glue |= ti.operators_glue;
-        info.tokens &= ti.tokens;
-        seen.push((Arc::as_ptr(ti), o));
+        policy.squeeze &= one.squeeze;
+        policy.token_pass |= one.token_pass;
+        policy.operators_glue |= one.operators_glue;
+        policy.tokens &= one.tokens;
+        seen.push((Arc::as_ptr(one), o));
         offsets.push(o);
     }
-    let forest_kind = kinds.len() as u16;
-    kinds.push(FOREST.into());
-    kinds.push("file".into());
-    shrink.resize(kinds.len(), Shrink::No);
-    info.kinds = KindNames::new(kinds);
-    info.shrink = shrink;
+    policy.kinds.push(KindPolicy::named(FOREST));
+    policy.kinds.push(KindPolicy::named("file"));
+    (policy, offsets)
+}
 
-    let src = join(&trees.iter().map(|t| t.src()).collect::<Vec<_>>());
+/// The forest's nodes: its root (of kind `forest_kind`), then per tree a
+/// `file` node over the tree's nodes, moved by the file's offset in the
+/// joined text of `len` bytes and renumbered by `offsets`.
+fn spliced_nodes(trees: &[Tree], offsets: &[Offsets], forest_kind: u16, len: usize) -> Vec<Node> {
     let total = 1 + trees.len() + trees.iter().map(Tree::len).sum::<usize>();
     let mut nodes = Vec::with_capacity(total);
     let plain = |kind, action, parent, start: usize, end: usize, subtree_end: usize| Node {
@@ -190,9 +142,8 @@ pub fn splice(trees: &[Tree]) -> Tree {
         end: end as u32,
         subtree_end: subtree_end as u32,
     };
-    nodes.push(plain(forest_kind, Action::Keep, NO_PARENT, 0, src.len(), total));
+    nodes.push(plain(forest_kind, Action::Keep, NO_PARENT, 0, len, total));
     let mut offset = 0usize;
-    let mut errors = 0;
     for (tree, o) in trees.iter().zip(offsets) {
         let file = nodes.len();
         let end = offset + tree.src().len();
@@ -213,10 +164,9 @@ pub fn splice(trees: &[Tree]) -> Tree {
             subtree_end: n.subtree_end + base,
             ..n.clone()
         }));
-        errors += tree.error_count();
         offset = end + 1;
     }
-    Tree::from_parts(Arc::from(src), nodes, Arc::new(info), errors)
+    nodes
 }
 
 #[cfg(test)]
@@ -227,7 +177,7 @@ mod tests {
     use crate::syntax::unparse::Unparser;
 
     /// A tree of words, each deletable, under a root, over `src`.
-    fn words(src: &str, info: &Arc<TreeInfo>) -> Tree {
+    fn words(src: &str, policy: &Arc<Policy>) -> Tree {
         let mut b = TreeBuilder::new(Arc::from(src.as_bytes()));
         b.open(0, flags::NAMED, 0, src.len());
         let mut at = 0;
@@ -237,7 +187,7 @@ mod tests {
             b.close();
             at += w.len() + 1;
         }
-        b.finish(info.clone())
+        b.finish(policy.clone())
     }
 
     fn unparse(tree: &Tree, off: &[u32]) -> Vec<u8> {
@@ -252,15 +202,15 @@ mod tests {
 
     #[test]
     fn a_forest_unparses_to_its_files_and_keeps_every_separator() {
-        let a = Arc::new(TreeInfo {
-            kinds: KindNames::new(vec!["doc".into(), "word".into()]),
+        let a = Arc::new(Policy {
+            kinds: vec![KindPolicy::named("doc"), KindPolicy::named("word")],
             replacements: vec![b"x".to_vec().into()],
-            ..TreeInfo::default()
+            ..Policy::default()
         });
-        let b = Arc::new(TreeInfo {
-            kinds: KindNames::new(vec!["text".into(), "token".into()]),
+        let b = Arc::new(Policy {
+            kinds: vec![KindPolicy::named("text"), KindPolicy::named("token")],
             replacements: vec![b"y".to_vec().into()],
-            ..TreeInfo::default()
+            ..Policy::default()
         });
         let trees = [words("one two", &a), words("three", &b), words("four five", &a)];
         let forest = splice(&trees);

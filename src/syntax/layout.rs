@@ -43,31 +43,12 @@
 
 use std::collections::HashMap;
 
+use super::policy::{Pair, Rules};
 use super::tree::{flags, Action, FlatUnit, Tree, NO_PARENT};
 use super::unparse::would_glue;
 
-/// The parent of a tree's root.
-
 /// The kind of the layout view's units (0 is its root).
 const SPACE: u16 = 1;
-
-/// An opening and a closing bracket, as token texts.
-pub type Pair = (Box<[u8]>, Box<[u8]>);
-
-/// How a language's results are laid out (grammar data `layout`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Rules {
-    /// One level of indentation.
-    pub indent: Box<[u8]>,
-    /// Brackets whose contents are indented one level more.
-    pub blocks: Vec<Pair>,
-    /// Brackets inside which line breaks are joined.
-    pub joined: Vec<Pair>,
-    /// Tokens with no space before them.
-    pub tight: Vec<Box<[u8]>>,
-    /// Lines that start with this stay at column 0.
-    pub flush: Option<Box<[u8]>>,
-}
 
 impl Rules {
     /// The bracket `token` opens, if it opens one.
@@ -98,10 +79,10 @@ enum Open {
 /// rules, the text reads as the rules would lay it out already, or laid
 /// out it would be longer than `limit`.
 pub fn view(tree: &Tree, limit: usize) -> Option<Tree> {
-    let rules = tree.info().layout.as_deref()?;
+    let rules = tree.policy().layout.as_deref()?;
     let src = tree.src();
     let tokens = tokens(tree, rules);
-    let gaps = lay_out(rules, src, &tokens, tree.info().operators_glue);
+    let gaps = lay_out(rules, src, &tokens, tree.policy().operators_glue);
     let len = gaps.iter().fold(src.len(), |len, g| len - (g.end - g.start) + g.text.len());
     if gaps.is_empty() || len > limit {
         return None;
@@ -173,7 +154,7 @@ fn tokens(tree: &Tree, rules: &Rules) -> Vec<Token> {
             || nodes[parent as usize].parent == NO_PARENT
             || holds_items[parent as usize]
     };
-    let info = tree.info();
+    let policy = tree.policy();
     let mut out: Vec<Token> = Vec::new();
     for (i, n) in nodes.iter().enumerate() {
         let leaf = n.subtree_end == i as u32 + 1;
@@ -195,7 +176,7 @@ fn tokens(tree: &Tree, rules: &Rules) -> Vec<Token> {
             }
             // an item that goes with the token after it (`public` and its
             // `:`) ends at that token
-            ends_item &= !info.goes_with_next_token(nodes[at as usize].kind);
+            ends_item &= !policy.kind(nodes[at as usize].kind).with_next_token;
             let extra = n.flags & flags::EXTRA != 0;
             out.push(Token { start: n.start as usize, end: n.end as usize, extra, ends_item });
         }

@@ -1,6 +1,6 @@
 //! The syntax layer: a parsed text and the candidates made from it.
 //!
-//! - [`bindings`]: per-kind tables of which nodes declare, scope and call names.
+//! - [`policy`]: a language's rules for reduction, one record per node kind.
 //! - [`tree`]: the arena [`Tree`] every front-end builds and every pass reads.
 //! - [`mask`]: a candidate as a bitset over the nodes, plus hoists.
 //! - [`unparse`]: tree + mask back to bytes, at about the cost of a `memcpy`.
@@ -16,13 +16,13 @@
 //! Invariant: this layer knows nothing of the layers above it (languages,
 //! the reducer core, the oracle, the application). It does no I/O.
 
-pub mod bindings;
 pub mod chars;
 pub mod dump;
 pub mod forest;
 pub mod key;
 pub mod layout;
 pub mod mask;
+pub mod policy;
 pub mod tree;
 pub mod unparse;
 

@@ -15,9 +15,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::layout::Rules;
-
-pub use super::bindings::{Bindings, Declare};
+use super::policy::{KindPolicy, Policy, SlotInfo};
 
 /// The `parent` of a root: no node.
 pub const NO_PARENT: u32 = u32::MAX;
@@ -98,7 +96,7 @@ pub struct Node {
     pub member: u8,
     /// Bits of [`roles`].
     pub role: u8,
-    /// The place the node stands in (an index into [`TreeInfo::slots`]; 0 when
+    /// The place the node stands in (an index into [`Policy::slots`]; 0 when
     /// nothing is known about it): which kinds could stand there instead.
     pub slot: u16,
     pub action: Action,
@@ -126,214 +124,15 @@ impl Node {
     }
 }
 
-/// Names of the node kinds of one language, shared by every tree of it.
-#[derive(Debug, Default)]
-pub struct KindNames {
-    names: Vec<Box<str>>,
-}
-
-impl KindNames {
-    pub fn new(names: Vec<Box<str>>) -> KindNames {
-        KindNames { names }
-    }
-
-    /// Every name, indexed by kind.
-    pub fn names(&self) -> &[Box<str>] {
-        &self.names
-    }
-
-    pub fn name(&self, kind: u16) -> &str {
-        match kind {
-            ERROR_KIND => "ERROR",
-            _ => self.names.get(kind as usize).map_or("?", |n| n),
-        }
-    }
-}
-
 /// The kind every front-end uses for syntax error nodes.
 pub const ERROR_KIND: u16 = u16::MAX;
-
-/// A place in the grammar (a field, or a parent's unnamed children): what may
-/// stand there. Hoisting uses it to replace a node only by something that
-/// fits its place.
-#[derive(Clone, Debug, Default)]
-pub struct SlotInfo {
-    /// Whether the place holds a list (so a node there may be unwrapped into
-    /// several).
-    pub repeated: bool,
-    /// The kinds hoisting moves that may stand there, sorted.
-    pub accepts: Box<[u16]>,
-}
-
-impl SlotInfo {
-    pub fn accepts(&self, kind: u16) -> bool {
-        self.accepts.binary_search(&kind).is_ok()
-    }
-}
-
-/// What every tree of one language shares: kind names, replacement texts, slots.
-#[derive(Debug)]
-pub struct TreeInfo {
-    pub kinds: KindNames,
-    pub replacements: Vec<Box<[u8]>>,
-    /// Slot 0 is "unknown" and accepts nothing.
-    pub slots: Vec<SlotInfo>,
-    /// Per kind: whether the characters of such nodes may be deleted one by
-    /// one in the shrinking pass (grammar data `shrink`).
-    pub shrink: Vec<Shrink>,
-    /// Whether the shrinking pass may also squeeze the whitespace between
-    /// tokens (grammar data `squeeze`).
-    pub squeeze: bool,
-    /// Whether the token pass runs on well-formed input too (grammar data
-    /// `token_pass`); it always runs on malformed input.
-    pub token_pass: bool,
-    /// Whether two operator characters brought together by a cut can read as
-    /// one token (`- -` as `--` in C); grammar data `operators_glue`.
-    pub operators_glue: bool,
-    /// Whether cuts are tokens of a language, so that the unparser must not
-    /// glue words together and may tidy the whitespace around them. False
-    /// for views whose units are characters.
-    pub tokens: bool,
-    /// Which kinds declare names, open scopes and call functions.
-    pub bindings: Bindings,
-    /// How results are laid out (grammar data `layout`); `None`: they are
-    /// left as the deletions left them.
-    pub layout: Option<Arc<Rules>>,
-    /// Per kind: its part in an expression standing as a statement
-    /// (grammar data `[statement]`); empty when the language has none.
-    pub stands: Vec<Stands>,
-    /// Per kind: its part in a sweep (grammar data `[sweep]`); empty when
-    /// the language has none.
-    pub swept: Vec<Swept>,
-    /// Per kind: whether two such nodes side by side, alike up to their
-    /// bodies, may become one (grammar data `merge`); empty when none may.
-    pub merge: Vec<bool>,
-    /// Per kind: whether its nodes go with the token right after them
-    /// (grammar data `with_next_token`); empty when none do.
-    pub with_next_token: Vec<bool>,
-    /// Per kind: its part in the functions' rewrites (grammar data
-    /// `[functions]`); empty when the language has none.
-    pub functions: Vec<FnPart>,
-    /// Per kind: its part in making a local variable global (grammar data
-    /// `[globals]`); empty when the language has none.
-    pub globals: Vec<Global>,
-}
-
-impl TreeInfo {
-    /// Whether nodes of `kind` go with the token right after them
-    /// (grammar data `with_next_token`).
-    pub fn goes_with_next_token(&self, kind: u16) -> bool {
-        self.with_next_token.get(kind as usize).copied().unwrap_or(false)
-    }
-
-    /// The part of `kind` in making a local variable global (grammar data
-    /// `[globals]`).
-    pub fn global(&self, kind: u16) -> Global {
-        self.globals.get(kind as usize).copied().unwrap_or_default()
-    }
-}
-
-impl Default for TreeInfo {
-    fn default() -> Self {
-        TreeInfo {
-            kinds: KindNames::default(),
-            replacements: Vec::new(),
-            slots: Vec::new(),
-            shrink: Vec::new(),
-            squeeze: false,
-            token_pass: false,
-            operators_glue: true,
-            tokens: true,
-            bindings: Bindings::default(),
-            layout: None,
-            stands: Vec::new(),
-            swept: Vec::new(),
-            merge: Vec::new(),
-            with_next_token: Vec::new(),
-            functions: Vec::new(),
-            globals: Vec::new(),
-        }
-    }
-}
-
-/// A kind's part in a sweep (grammar data `[sweep]`): every token of a
-/// swept kind that ends a node of an ending kind goes in one candidate.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Swept {
-    #[default]
-    No,
-    /// A token that may go (JavaScript's `;`).
-    Token,
-    /// A node whose last child, such a token, may go.
-    Ends,
-}
-
-/// A kind's part in the rewrites of functions (grammar data `[functions]`):
-/// made `void`, or defined in their class.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum FnPart {
-    #[default]
-    No,
-    /// A function's definition; the index of the `void` text among the
-    /// tree's replacements.
-    Definition(u16),
-    /// A declaration, maybe of a function (a prototype, a member in its
-    /// class), whose type changes along.
-    Declaration,
-    /// The declarator that makes a definition or declaration a function's.
-    Declarator,
-    /// A statement that returns, maybe a value.
-    Return,
-    /// A function inside a function, whose `return`s are its own.
-    Nested,
-    /// A class, whose members' definitions may move into it.
-    Class,
-}
-
-/// A kind's part in making a local variable global (grammar data
-/// `[globals]`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Global {
-    #[default]
-    No,
-    /// A declaration that may move to file scope.
-    Declaration,
-    /// An assignment, which goes when its left side is the moved name.
-    Assignment,
-}
-
-/// A kind's part in an expression standing as a statement: `x + *d` and
-/// the `;` of `int *p = x + *d;` make the statement `x + *d;`, which
-/// hoisting may put in the declaration's place (grammar data `[statement]`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Stands {
-    #[default]
-    No,
-    /// It may stand as a statement, with the end token after it.
-    Expression,
-    /// The statement an expression and the end token make.
-    Statement,
-    /// The token that ends a statement.
-    End,
-}
-
-/// Which characters of a node the shrinking pass may delete.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Shrink {
-    #[default]
-    No,
-    /// Those between its first and last quote (`"`, `'` or a backtick).
-    Quoted,
-    /// All of them.
-    Whole,
-}
 
 /// A parsed input: the original bytes and the arena of nodes over them.
 #[derive(Clone)]
 pub struct Tree {
     src: Arc<[u8]>,
     nodes: Vec<Node>,
-    info: Arc<TreeInfo>,
+    policy: Arc<Policy>,
     errors: usize,
 }
 
@@ -368,8 +167,8 @@ impl Tree {
             b.close();
         }
         b.close();
-        let kinds = KindNames::new(kinds);
-        b.finish(Arc::new(TreeInfo { kinds, replacements, tokens: false, ..TreeInfo::default() }))
+        let kinds = kinds.into_iter().map(KindPolicy::named).collect();
+        b.finish(Arc::new(Policy { kinds, replacements, tokens: false, ..Policy::default() }))
     }
 
     /// A tree from nodes already laid out (preorder, leads computed); for
@@ -377,10 +176,10 @@ impl Tree {
     pub(crate) fn from_parts(
         src: Arc<[u8]>,
         nodes: Vec<Node>,
-        info: Arc<TreeInfo>,
+        policy: Arc<Policy>,
         errors: usize,
     ) -> Tree {
-        Tree { src, nodes, info, errors }
+        Tree { src, nodes, policy, errors }
     }
 
     pub fn src(&self) -> &[u8] {
@@ -409,21 +208,22 @@ impl Tree {
     }
 
     pub fn kind_name(&self, kind: u16) -> &str {
-        self.info.kinds.name(kind)
+        self.policy.kind_name(kind)
     }
 
     /// The text a node with `Action::Replace(index)` is replaced by.
     pub fn replacement(&self, index: u16) -> &[u8] {
-        &self.info.replacements[index as usize]
+        &self.policy.replacements[index as usize]
     }
 
-    pub fn info(&self) -> &Arc<TreeInfo> {
-        &self.info
+    /// The language's rules, shared by every tree of it.
+    pub fn policy(&self) -> &Arc<Policy> {
+        &self.policy
     }
 
     /// What may stand in a node's place.
     pub fn slot(&self, id: NodeId) -> &SlotInfo {
-        &self.info.slots[self.node(id).slot as usize]
+        &self.policy.slots[self.node(id).slot as usize]
     }
 
     /// Syntax errors (error and missing nodes) the parser reported.
@@ -440,7 +240,7 @@ impl Tree {
     /// Whether node `id` (a `parent` index: [`NO_PARENT`] for none) is a call
     /// (grammar data `calls`).
     pub fn is_call(&self, id: u32) -> bool {
-        id != NO_PARENT && self.info.bindings.is_call(self.nodes[id as usize].kind)
+        id != NO_PARENT && self.policy.kind(self.nodes[id as usize].kind).call
     }
 
     /// The children of `id`, in order.
@@ -565,7 +365,7 @@ impl TreeBuilder {
     }
 
     /// Finishes the tree: computes each node's leading whitespace.
-    pub fn finish(mut self, info: Arc<TreeInfo>) -> Tree {
+    pub fn finish(mut self, policy: Arc<Policy>) -> Tree {
         while !self.open.is_empty() {
             self.close();
         }
@@ -573,7 +373,7 @@ impl TreeBuilder {
         // the nodes were pushed one by one: up to twice their size is
         // reserved, for as long as the tree lives
         self.nodes.shrink_to_fit();
-        Tree { src: self.src, nodes: self.nodes, info, errors: self.errors }
+        Tree { src: self.src, nodes: self.nodes, policy, errors: self.errors }
     }
 }
 

@@ -63,8 +63,8 @@ impl Unparser {
         out.clear();
         self.collect_cuts(tree, mask);
         let src = tree.src();
-        let tokens = tree.info().tokens;
-        let operators = tree.info().operators_glue;
+        let tokens = tree.policy().tokens;
+        let operators = tree.policy().operators_glue;
         let mut pos = 0usize;
         let mut after_cut = false;
         for cut in &self.cuts {
@@ -298,7 +298,8 @@ pub(crate) fn would_glue(a: u8, b: u8, operators: bool) -> bool {
 mod tests {
     use super::*;
     use crate::syntax::mask::Swap;
-    use crate::syntax::tree::{TreeBuilder, TreeInfo};
+    use crate::syntax::policy::Policy;
+    use crate::syntax::tree::TreeBuilder;
     use std::sync::Arc;
 
     /// Builds a flat list `[e,e,e]`-style tree from a string: every
@@ -325,7 +326,7 @@ mod tests {
                 i += 1;
             }
         }
-        b.finish(Arc::new(TreeInfo::default()))
+        b.finish(Arc::new(Policy::default()))
     }
 
     fn unparse_without(tree: &Tree, off: &[u32]) -> String {

@@ -19,7 +19,7 @@ use tree_sitter::{Language, ParseOptions, ParseState, Parser};
 use super::grammar::{GrammarData, OrderData};
 use super::tables::Tables;
 use super::{whole, Frontend, GuardBase, Interrupt, LangInfo, INTERRUPT_EVERY};
-use crate::syntax::tree::{flags, roles, Action, Node, Tree, TreeBuilder, TreeInfo, ERROR_KIND};
+use crate::syntax::tree::{flags, roles, Action, Node, Tree, TreeBuilder, ERROR_KIND};
 
 mod incremental;
 mod node_types;
@@ -59,7 +59,6 @@ struct TreeSitterFrontend {
     language: Language,
     tables: Tables,
     places: Places,
-    info: Arc<TreeInfo>,
     /// Parses give up when it is set.
     interrupt: Interrupt,
 }
@@ -69,10 +68,10 @@ impl TreeSitterFrontend {
         let mut parser = Parser::new();
         parser.set_language(&language).context("the grammar's ABI version is not supported")?;
         let grammar = Grammar::new(&language, node_types)?;
-        let tables = Tables::compile(data, &grammar)?;
+        let mut tables = Tables::compile(data, &grammar)?;
         let places = grammar.places(&tables)?;
-        let info = Arc::new(tables.tree_info(grammar.names(), places.slot_infos.clone()));
-        Ok(TreeSitterFrontend { language, tables, places, info, interrupt: Interrupt::default() })
+        tables.set_slots(places.slot_infos.clone());
+        Ok(TreeSitterFrontend { language, tables, places, interrupt: Interrupt::default() })
     }
 
     fn parser(&self) -> Option<Parser> {
@@ -161,16 +160,13 @@ impl TreeSitterFrontend {
             if let Some(p) = parent.as_ref() {
                 n.role |= self.tables.child_role(p.kind, p.role, field);
             }
-            n.member = if node.is_error() || root {
-                0
-            } else {
-                self.tables.member.get(kind as usize).copied().unwrap_or(0)
-            };
-            let table = |t: &[bool]| t.get(kind as usize).copied().unwrap_or(false);
-            if !table(&self.tables.atomic) && cursor.goto_first_child() {
+            n.member =
+                if node.is_error() || root { 0 } else { u8::from(self.tables.kind(kind).hoist) };
+            let rules = self.tables.kind(kind);
+            if !rules.atomic && cursor.goto_first_child() {
                 continue;
             }
-            if !body && table(&self.tables.reparse) && node.child_count() == 0 {
+            if !body && rules.reparse && node.child_count() == 0 {
                 self.body(b, src, start, end, built)?;
             }
             b.close();
@@ -302,7 +298,7 @@ impl TreeSitterFrontend {
                 if t.entry_kinds[e as usize][kind as usize] {
                     // one for coordinated deletion only is marked so by
                     // the builder (`roles::GROUPED`)
-                    if t.replacements[e as usize].len() < len || t.only_in_groups(e, len) {
+                    if t.policy.replacements[e as usize].len() < len || t.only_in_groups(e, len) {
                         return (f, Action::Replace(e));
                     }
                     break;
@@ -319,17 +315,17 @@ impl Frontend for TreeSitterFrontend {
         let Some(ts) = self.ts_parse(&src, None) else {
             // only an interrupted or misconfigured parser returns nothing;
             // keep the input whole rather than fail
-            return whole(src, 0, self.info.clone());
+            return whole(src, 0, self.tables.policy.clone());
         };
         let mut built = 0usize;
         if self.build(&mut b, &ts, &src, (0, src.len()), &mut built).is_break() {
-            return whole(src, 0, self.info.clone());
+            return whole(src, 0, self.tables.policy.clone());
         }
         // the file's own errors, as a full parse counts them: errors of a
         // body parsed again never count (the guard's parse sees none), and
         // such a body stays opaque anyway
         b.set_error_count(errors(&ts).len());
-        b.finish(self.info.clone())
+        b.finish(self.tables.policy.clone())
     }
 
     fn order(&self) -> OrderData {

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use tree_sitter::Language;
 
 use crate::language::tables::{Tables, Vocabulary};
-use crate::syntax::tree::SlotInfo;
+use crate::syntax::policy::SlotInfo;
 
 #[derive(Deserialize)]
 struct NodeType {
@@ -75,11 +75,6 @@ impl<'l> Grammar<'l> {
         Ok(Grammar { language, node_types, ids, names, supertypes })
     }
 
-    /// The name of every kind id, for the trees' [`KindNames`](crate::syntax::tree::KindNames).
-    pub(super) fn names(&self) -> Vec<Box<str>> {
-        self.names.clone()
-    }
-
     fn subtypes(&self, name: &str) -> Option<&[TypeRef]> {
         self.supertypes.get(name).map(|&i| self.node_types[i].subtypes.as_slice())
     }
@@ -133,7 +128,7 @@ impl<'l> Grammar<'l> {
                     .iter()
                     .flat_map(|n| self.ids.get(&(n.to_string(), true)).into_iter().flatten())
                     .copied()
-                    .filter(|&k| tables.member[k as usize] != 0)
+                    .filter(|&k| tables.kind(k).hoist)
                     .collect();
                 accepts.sort_unstable();
                 accepts.dedup();
@@ -159,6 +154,10 @@ impl<'l> Grammar<'l> {
 impl Vocabulary for Grammar<'_> {
     fn kind_count(&self) -> usize {
         self.language.node_kind_count()
+    }
+
+    fn names(&self) -> Vec<Box<str>> {
+        self.names.clone()
     }
 
     fn named(&self, name: &str) -> Result<Vec<u16>> {
@@ -217,7 +216,7 @@ pub(super) struct Places {
     pub replacements: Vec<Vec<u16>>,
     /// The place's index in `slot_infos` (0: accepts nothing hoisting moves).
     pub slot_ids: Vec<u16>,
-    /// The hoisting slots, for [`TreeInfo::slots`](crate::syntax::tree::TreeInfo::slots).
+    /// The hoisting slots, for [`Policy::slots`](crate::syntax::policy::Policy::slots).
     pub slot_infos: Vec<SlotInfo>,
 }
 

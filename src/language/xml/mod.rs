@@ -46,9 +46,8 @@ use self::encoding::View;
 use super::grammar::{GrammarData, OrderData};
 use super::tables::{FixedKinds, Tables};
 use super::{whole, Frontend, Interrupt, LangInfo, INTERRUPT_EVERY};
-use crate::syntax::tree::{
-    flags, Action, NodeId, SlotInfo, Tree, TreeBuilder, TreeInfo, ERROR_KIND,
-};
+use crate::syntax::policy::SlotInfo;
+use crate::syntax::tree::{flags, Action, NodeId, Tree, TreeBuilder, ERROR_KIND};
 
 /// The node kinds of the XML front-end; grammar data names them.
 pub const KINDS: &[&str] = &[
@@ -101,7 +100,6 @@ struct XmlFrontend {
     tables: Tables,
     /// Replacement entry per kind.
     replacement: Vec<Option<u16>>,
-    info: Arc<TreeInfo>,
     /// Parses give up when it is set.
     interrupt: Interrupt,
 }
@@ -109,19 +107,17 @@ struct XmlFrontend {
 impl XmlFrontend {
     fn new(data: &GrammarData) -> Result<XmlFrontend> {
         anyhow::ensure!(data.list.is_empty(), "XML has no separated lists");
-        let tables = Tables::compile(data, &FixedKinds { language: "XML", names: KINDS })?;
+        let mut tables = Tables::compile(data, &FixedKinds { language: "XML", names: KINDS })?;
         let replacement = (0..KINDS.len() as u16).map(|k| tables.replacement_of(k)).collect();
         // one slot: among an element's content (or at the top), where any
         // kind hoisting moves may stand, several at once
-        let members: Vec<u16> =
-            (0..KINDS.len() as u16).filter(|&k| tables.member[k as usize] != 0).collect();
+        let members: Vec<u16> = (0..KINDS.len() as u16).filter(|&k| tables.kind(k).hoist).collect();
         let mut slots = vec![SlotInfo::default()];
         if !members.is_empty() {
             slots.push(SlotInfo { repeated: true, accepts: members.into() });
         }
-        let names = KINDS.iter().map(|&k| Box::from(k)).collect();
-        let info = Arc::new(tables.tree_info(names, slots));
-        Ok(XmlFrontend { tables, replacement, info, interrupt: Interrupt::default() })
+        tables.set_slots(slots);
+        Ok(XmlFrontend { tables, replacement, interrupt: Interrupt::default() })
     }
 }
 
@@ -130,7 +126,7 @@ impl Frontend for XmlFrontend {
         let mut p = Builder::new(self, src.clone(), false);
         p.run();
         if p.interrupted {
-            return whole(src, DOCUMENT, self.info.clone());
+            return whole(src, DOCUMENT, self.tables.policy.clone());
         }
         p.finish()
     }
@@ -206,8 +202,7 @@ impl<'f> Builder<'f> {
         let error = if kind == ERROR_KIND { flags::ERROR } else { 0 };
         let id = self.b.open(kind, named | error, start, end);
         let action = self.action(parent_kind, kind, end - start);
-        let member = self.fe.tables.member[kind.min(KINDS.len() as u16 - 1) as usize]
-            * u8::from(kind != ERROR_KIND);
+        let member = u8::from(self.fe.tables.kind(kind).hoist);
         let n = self.b.node_mut(id);
         n.action = action;
         n.member = member;
@@ -237,13 +232,15 @@ impl<'f> Builder<'f> {
             return Action::Delete;
         }
         match self.fe.replacement[kind as usize] {
-            Some(r) if self.fe.tables.replacements[r as usize].len() < len => Action::Replace(r),
+            Some(r) if self.fe.tables.policy.replacements[r as usize].len() < len => {
+                Action::Replace(r)
+            }
             _ => Action::Keep,
         }
     }
 
     fn atomic(&self, kind: u16) -> bool {
-        self.fe.tables.atomic[kind as usize]
+        self.fe.tables.kind(kind).atomic
     }
 
     fn run(&mut self) {
@@ -619,7 +616,7 @@ impl<'f> Builder<'f> {
         let errors = self.errors;
         let mut b = self.b;
         b.set_error_count(errors);
-        b.finish(self.fe.info.clone())
+        b.finish(self.fe.tables.policy.clone())
     }
 }
 
