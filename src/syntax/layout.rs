@@ -194,112 +194,42 @@ struct Gap {
 
 /// The gaps between `tokens` of `src` that `rules` lay out otherwise.
 fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token], operators_glue: bool) -> Vec<Gap> {
-    let text = |t: &Token| &src[t.start..t.end];
-    let is = |t: &Token, list: &[Box<[u8]>]| list.iter().any(|s| **s == *text(t));
-    let starts_flush = |t: &Token| rules.flush.as_deref().is_some_and(|f| text(t).starts_with(f));
-    let opens = |t: &Token| rules.opened_by(text(t));
     let spans_lines = blocks_over_lines(rules, src, tokens);
+    let mut walk =
+        Walk { rules, src, operators_glue, stack: Vec::new(), lines: Vec::new(), directive: false };
     let mut gaps = Vec::new();
-    let mut stack: Vec<Open> = Vec::new();
-    // per open bracket: whether it is a block whose items are on lines of
-    // their own (see `blocks_over_lines`)
-    let mut lines: Vec<bool> = Vec::new();
-    // whether the current line is a `flush` line (a directive), whose line
-    // breaks end it
-    let mut directive = false;
     let mut prev: Option<Token> = None;
     for (k, t) in tokens.iter().enumerate() {
         let from = prev.map_or(0, |p| p.end);
         let old = &src[from..t.start];
         // the innermost open bracket that `t` closes does not count for
         // `t`'s own line
-        let closes = stack.last().is_some_and(|&o| text(t) == rules.closer(o));
-        let open = &stack[..stack.len() - usize::from(closes)];
+        let closes = walk.stack.last().is_some_and(|&o| walk.text(t) == rules.closer(o));
         let new = match prev {
             _ if !old.iter().all(u8::is_ascii_whitespace) => None,
             None => Some(Vec::new()),
-            Some(p) if text(&p).ends_with(b"\\") => None,
-            Some(p) => {
-                let broken = old.contains(&b'\n') || text(&p).ends_with(b"\n");
-                // the bracket the line break is in: for a closing bracket,
-                // the one it closes
-                let joined = matches!(stack.last(), Some(Open::Joined(_)));
-                let keep_break = broken
-                    && (p.extra
-                        || t.extra
-                        || directive
-                        || starts_flush(t)
-                        || (!joined
-                            && (closes
-                                || p.ends_item
-                                || matches!(opens(&p), Some(Open::Block(_))))));
-                // where an item ends (or a block opens or closes) on the
-                // line of the next one, in a block laid out over lines or
-                // at file level: a hoist or a deletion joined them
-                let add_break = !broken
-                    && !joined
-                    && !directive
-                    && !p.extra
-                    && !t.extra
-                    && !is(t, &rules.tight)
-                    && lines.last().copied().unwrap_or(true)
-                    && (closes || p.ends_item || matches!(opens(&p), Some(Open::Block(_))));
-                if keep_break || add_break {
-                    let mut new = Vec::new();
-                    if add_break && old.is_empty() {
-                        // no whitespace to replace: the gap takes the
-                        // token before it along
-                        new.extend_from_slice(text(&p));
-                    }
-                    if !text(&p).ends_with(b"\n") {
-                        new.push(b'\n');
-                    }
-                    if !starts_flush(t) {
-                        let depth = open.iter().filter(|o| matches!(o, Open::Block(_))).count();
-                        for _ in 0..depth {
-                            new.extend_from_slice(&rules.indent);
-                        }
-                    }
-                    Some(new)
-                } else {
-                    let after_opener = matches!(stack.last(), Some(Open::Joined(_)))
-                        && opens(&p) == stack.last().copied();
-                    let before_closer = closes && matches!(stack.last(), Some(Open::Joined(_)));
-                    let tight = after_opener || before_closer || is(t, &rules.tight);
-                    let glue = would_glue(src[p.end - 1], src[t.start], operators_glue);
-                    // a block right after a closing bracket (`f(){`, the
-                    // body a rewrite copied after a declaration's `)`)
-                    // gets the space a person would write; the gap takes
-                    // the bracket along, as it has no whitespace to replace
-                    let spaced_block = matches!(opens(t), Some(Open::Block(_)))
-                        && rules.joined.iter().any(|(_, c)| **c == *text(&p));
-                    if old.is_empty() && spaced_block {
-                        Some([text(&p), b" "].concat())
-                    } else if old.is_empty() || (tight && !glue) {
-                        Some(Vec::new())
-                    } else {
-                        Some(b" ".to_vec())
-                    }
-                }
-            }
+            Some(p) if walk.text(&p).ends_with(b"\\") => None,
+            Some(p) => Some(walk.between(p, t, old, closes)),
         };
         if let Some(new) = new.filter(|n| *n != old) {
             let start = match prev {
-                Some(p) if old.is_empty() && new.starts_with(text(&p)) => p.start,
+                Some(p) if old.is_empty() && new.starts_with(walk.text(&p)) => p.start,
                 _ => from,
             };
             gaps.push(Gap { start, end: t.start, text: new });
         }
-        if old.contains(&b'\n') || prev.is_none() || prev.is_some_and(|p| text(&p).ends_with(b"\n"))
+        if old.contains(&b'\n')
+            || prev.is_none()
+            || prev.is_some_and(|p| walk.text(&p).ends_with(b"\n"))
         {
-            directive = starts_flush(t);
+            walk.directive = walk.starts_flush(t);
         }
         if closes {
-            stack.pop();
-            lines.pop();
-        } else if let Some(open) = opens(t) {
-            stack.push(open);
-            lines.push(spans_lines[k]);
+            walk.stack.pop();
+            walk.lines.pop();
+        } else if let Some(open) = walk.opens(t) {
+            walk.stack.push(open);
+            walk.lines.push(spans_lines[k]);
         }
         prev = Some(*t);
     }
@@ -307,13 +237,120 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token], operators_glue: bool) ->
     let from = prev.map_or(0, |p| p.end);
     let old = &src[from..];
     if old.iter().all(u8::is_ascii_whitespace) {
-        let ends_line = prev.is_some_and(|p| text(&p).ends_with(b"\n"));
+        let ends_line = prev.is_some_and(|p| walk.text(&p).ends_with(b"\n"));
         let new: &[u8] = if old.contains(&b'\n') && !ends_line { b"\n" } else { b"" };
         if new != old {
             gaps.push(Gap { start: from, end: src.len(), text: new.to_vec() });
         }
     }
     gaps
+}
+
+/// [`lay_out`]'s walk over the tokens: what is open at the current one.
+struct Walk<'a> {
+    rules: &'a Rules,
+    src: &'a [u8],
+    operators_glue: bool,
+    /// The brackets open before the current token.
+    stack: Vec<Open>,
+    /// Per open bracket: whether it is a block whose items are on lines of
+    /// their own (see [`blocks_over_lines`]).
+    lines: Vec<bool>,
+    /// Whether the current line is a `flush` line (a directive), whose line
+    /// breaks end it.
+    directive: bool,
+}
+
+impl Walk<'_> {
+    fn text(&self, t: &Token) -> &[u8] {
+        &self.src[t.start..t.end]
+    }
+
+    fn starts_flush(&self, t: &Token) -> bool {
+        self.rules.flush.as_deref().is_some_and(|f| self.text(t).starts_with(f))
+    }
+
+    fn opens(&self, t: &Token) -> Option<Open> {
+        self.rules.opened_by(self.text(t))
+    }
+
+    fn opens_block(&self, t: &Token) -> bool {
+        matches!(self.opens(t), Some(Open::Block(_)))
+    }
+
+    fn in_joined(&self) -> bool {
+        matches!(self.stack.last(), Some(Open::Joined(_)))
+    }
+
+    /// The whitespace between tokens `p` and `t`, `old` being what is
+    /// there now, `closes` whether `t` closes the innermost bracket.
+    fn between(&self, p: Token, t: &Token, old: &[u8], closes: bool) -> Vec<u8> {
+        let broken = old.contains(&b'\n') || self.text(&p).ends_with(b"\n");
+        // the bracket the line break is in: for a closing bracket, the one
+        // it closes
+        let joined = self.in_joined();
+        let ends = closes || p.ends_item || self.opens_block(&p);
+        let keep_break = broken
+            && (p.extra || t.extra || self.directive || self.starts_flush(t) || (!joined && ends));
+        // where an item ends (or a block opens or closes) on the line of
+        // the next one, in a block laid out over lines or at file level: a
+        // hoist or a deletion joined them
+        let add_break = !broken
+            && !joined
+            && !self.directive
+            && !p.extra
+            && !t.extra
+            && !self.rules.tight.iter().any(|s| **s == *self.text(t))
+            && self.lines.last().copied().unwrap_or(true)
+            && ends;
+        match keep_break || add_break {
+            true => self.line_break(p, t, old.is_empty() && add_break, closes),
+            false => self.space(p, t, old, closes),
+        }
+    }
+
+    /// A line break before `t`, indented to its depth; with `takes_prev`
+    /// (no whitespace to replace) the gap takes `p` along.
+    fn line_break(&self, p: Token, t: &Token, takes_prev: bool, closes: bool) -> Vec<u8> {
+        let mut new = Vec::new();
+        if takes_prev {
+            new.extend_from_slice(self.text(&p));
+        }
+        if !self.text(&p).ends_with(b"\n") {
+            new.push(b'\n');
+        }
+        if !self.starts_flush(t) {
+            let open = &self.stack[..self.stack.len() - usize::from(closes)];
+            let depth = open.iter().filter(|o| matches!(o, Open::Block(_))).count();
+            for _ in 0..depth {
+                new.extend_from_slice(&self.rules.indent);
+            }
+        }
+        new
+    }
+
+    /// What stands between `p` and `t` on one line: nothing, a space, or
+    /// `p` and a space before a block.
+    fn space(&self, p: Token, t: &Token, old: &[u8], closes: bool) -> Vec<u8> {
+        let after_opener = self.in_joined() && self.opens(&p) == self.stack.last().copied();
+        let before_closer = closes && self.in_joined();
+        let tight =
+            after_opener || before_closer || self.rules.tight.iter().any(|s| **s == *self.text(t));
+        let glue = would_glue(self.src[p.end - 1], self.src[t.start], self.operators_glue);
+        // a block right after a closing bracket (`f(){`, the body a rewrite
+        // copied after a declaration's `)`) gets the space a person would
+        // write; the gap takes the bracket along, as it has no whitespace to
+        // replace
+        let spaced_block =
+            self.opens_block(t) && self.rules.joined.iter().any(|(_, c)| **c == *self.text(&p));
+        if old.is_empty() && spaced_block {
+            [self.text(&p), b" "].concat()
+        } else if old.is_empty() || (tight && !glue) {
+            Vec::new()
+        } else {
+            b" ".to_vec()
+        }
+    }
 }
 
 /// Per token: whether it opens a block whose inside holds a line break

@@ -226,14 +226,16 @@ impl TreeSitterFrontend {
         (flags, slot, action)
     }
 
-    fn classify_action(
+    /// The flags (`flags::*`) of a node of `kind`, in `field` of `parent`:
+    /// what the parser says of it, and its part in a separated list.
+    fn flags(
         &self,
         parent: Option<&Node>,
         node: &tree_sitter::Node<'_>,
+        kind: u16,
         field: u16,
-    ) -> (u8, Action) {
-        let (t, places) = (&self.tables, &self.places);
-        let kind = if node.is_error() { ERROR_KIND } else { node.kind_id() };
+    ) -> u8 {
+        let t = &self.tables;
         let mut f = 0;
         if node.is_named() {
             f |= flags::NAMED;
@@ -250,19 +252,32 @@ impl TreeSitterFrontend {
         if kind == ERROR_KIND || t.list.get(kind as usize).is_some_and(Option::is_some) {
             f |= flags::LIST;
         }
-        let Some(parent) = parent else { return (f, Action::Keep) };
-        if parent.has(flags::LIST) && !node.is_extra() {
-            let (separators, element_field) =
-                match t.list.get(parent.kind as usize).copied().flatten() {
-                    Some(l) => (&t.lists[l].separators, t.lists[l].field),
-                    None => (&t.separators, None), // a syntax error node
-                };
-            if separators.contains(&kind) {
-                f |= flags::SEPARATOR;
-            } else if node.is_named() && element_field.is_none_or(|fl| fl == field) {
-                f |= flags::ELEMENT;
-            }
+        let Some(parent) = parent.filter(|p| p.has(flags::LIST) && !node.is_extra()) else {
+            return f;
+        };
+        let (separators, element_field) = match t.list.get(parent.kind as usize).copied().flatten()
+        {
+            Some(l) => (&t.lists[l].separators, t.lists[l].field),
+            None => (&t.separators, None), // a syntax error node
+        };
+        if separators.contains(&kind) {
+            f |= flags::SEPARATOR;
+        } else if node.is_named() && element_field.is_none_or(|fl| fl == field) {
+            f |= flags::ELEMENT;
         }
+        f
+    }
+
+    fn classify_action(
+        &self,
+        parent: Option<&Node>,
+        node: &tree_sitter::Node<'_>,
+        field: u16,
+    ) -> (u8, Action) {
+        let (t, places) = (&self.tables, &self.places);
+        let kind = if node.is_error() { ERROR_KIND } else { node.kind_id() };
+        let f = self.flags(parent, node, kind, field);
+        let Some(parent) = parent else { return (f, Action::Keep) };
         if node.is_missing() || node.start_byte() == node.end_byte() {
             return (f, Action::Keep);
         }

@@ -2,11 +2,11 @@
 //! order mark and declared encoding.
 //!
 //! quick-xml reads UTF-8 only: it gives up at the first byte sequence that is
-//! not UTF-8 (so a well-formed ISO-8859-1 document lost everything after its
-//! first `é`), and it drops a UTF-8 byte order mark without counting it in
-//! its positions (so every span was 3 bytes early). But a tree's spans are
+//! not UTF-8 (a well-formed ISO-8859-1 document would lose everything after
+//! its first `é`), and it drops a UTF-8 byte order mark without counting it
+//! in its positions (every span would be 3 bytes early). But a tree's spans are
 //! offsets into the original bytes, and unparsing copies those bytes, never
-//! re-encoded text. So quick-xml parses a [`View`] of the document: ASCII
+//! re-encoded text. So quick-xml parses an [`AsciiView`] of the document: ASCII
 //! only, at the original's offsets:
 //!
 //! - A document in an ASCII-compatible encoding (UTF-8, the default, or what
@@ -37,7 +37,7 @@ const PLACEHOLDER: u8 = b'_';
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The bytes the parser reads, at the original's offsets.
-pub(super) struct View {
+pub(super) struct AsciiView {
     /// Only ASCII.
     pub bytes: Arc<[u8]>,
     /// Where parsing starts: after the byte order mark.
@@ -48,11 +48,11 @@ pub(super) struct View {
     pub utf16: bool,
 }
 
-impl View {
+impl AsciiView {
     /// The view of `src`.
-    pub(super) fn of(src: &Arc<[u8]>) -> View {
+    pub(super) fn of(src: &Arc<[u8]>) -> AsciiView {
         if src.starts_with(b"\xFF\xFE") || src.starts_with(b"\xFE\xFF") {
-            return View { bytes: src.clone(), start: 0, errors: 0, utf16: true };
+            return AsciiView { bytes: src.clone(), start: 0, errors: 0, utf16: true };
         }
         let bom = if src.starts_with(UTF8_BOM) { UTF8_BOM.len() } else { 0 };
         let errors = if bom > 0 || declared_utf8(src) {
@@ -65,7 +65,7 @@ impl View {
         } else {
             src.iter().map(|&c| if c.is_ascii() { c } else { PLACEHOLDER }).collect()
         };
-        View { bytes, start: bom, errors, utf16: false }
+        AsciiView { bytes, start: bom, errors, utf16: false }
     }
 }
 
