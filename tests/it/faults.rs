@@ -277,7 +277,7 @@ fn regression_max_time_stops_a_long_test_at_the_deadline_with_any_jobs() {
 #[test]
 fn regression_max_time_shorter_than_the_check_of_the_original_lets_it_finish() {
     // with more workers the first tests run beside the check: the deadline
-    // stops them, not the check, which always completes (README)
+    // stops them, not the check, which always completes (docs/safety.md)
     for jobs in ["-j1", "-j4"] {
         let dir = scratch();
         let (input, test, pids) = slow_after_the_original(dir.path(), "2");

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Test latencies one after the other in a run: the waves of its trace.
 
-    corpora/waves.py TRACE
+    bench/waves.py TRACE
 
 TRACE is what `hdd --trace` wrote: one JSON line per answered candidate.
 A wave is a run of used answers from a test (`how` test, timeout, or

@@ -5,13 +5,14 @@
 # available core time went into the user's test, the reducer's own time, and
 # whether both results are byte for byte the same.
 #
-#   corpora/bench-jobs.sh [CASE...]   default: the cases whose test takes 60 ms or more
+#   bench/bench-jobs.sh [CASE...]     default: the cases whose test takes 60 ms or more
 #
 # Environment: JOBS (default 2), HDD_BIN, BENCH_OUT (as in bench.sh; results
 # go to BENCH_OUT/j1 and BENCH_OUT/jN), TABLE_ONLY=1 (print the table of what
 # BENCH_OUT holds). Run it on an otherwise idle machine: it measures time.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+corpora=$(dirname "$here")/corpora
 jobs=${JOBS:-2}
 out=${BENCH_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/hdd-bench-jobs.XXXXXX")}
 mkdir -p "$out"
@@ -28,7 +29,7 @@ echo "| case | ms/test | -j 1: tests · s | -j $jobs: tests · waste · s | -j $
 echo "|---|---:|---:|---:|---:|---:|---:|---|"
 for c in "${cases[@]}"; do
   w=${c//\//-}
-  input=$(sed -n 's/^input=//p' "$here/$c/case.env")
+  input=$(sed -n 's/^input=//p' "$corpora/$c/case.env")
   same=no
   cmp -s "$out/j1/$w/result-$input" "$out/j$jobs/$w/result-$input" && same=yes
   python3 - "$c" "$out/j1/$w/stats.json" "$out/j$jobs/$w/stats.json" "$jobs" "$same" <<'PY'

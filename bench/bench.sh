@@ -4,11 +4,11 @@
 # time not spent in the test), and whether the result is still interesting
 # (re-checked here).
 #
-#   corpora/bench.sh [CASE...]        CASE: lang/name, e.g. json/mime-db-truncated
+#   bench/bench.sh [CASE...]          CASE: lang/name under corpora/, e.g. json/mime-db-truncated
 #
 # Environment:
 #   REDUCER    hdd (default) or treereduce (C and JavaScript only; the one
-#              ../shared/bench/peers.sh installs)
+#              the shared benchmark's peers.sh installs, see bench/README.md)
 #   HDD_BIN    the hdd binary (default: target/release/hdd, built if missing)
 #   HDD_ARGS   extra arguments for hdd (default: -j 1, so test counts compare)
 #   TREEREDUCE_DIR  where bin/treereduce-{c,javascript} are
@@ -25,6 +25,7 @@ set -euo pipefail
 export LC_ALL=C
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$here")
+corpora=$root/corpora
 reducer=${REDUCER:-hdd}
 bin=${HDD_BIN:-$root/target/release/hdd}
 if [ "$reducer" = hdd ] && [ -z "${HDD_BIN:-}" ] && [ ! -x "$bin" ]; then
@@ -37,8 +38,8 @@ args=(${HDD_ARGS--j 1})
 
 cases=("$@")
 if [ ${#cases[@]} -eq 0 ]; then
-  for d in "$here"/*/*/case.env; do
-    d=${d%/case.env}; cases+=("${d#"$here"/}")
+  for d in "$corpora"/*/*/case.env; do
+    d=${d%/case.env}; cases+=("${d#"$corpora"/}")
   done
 fi
 
@@ -48,7 +49,7 @@ run_treereduce() {
   local lang=$1 dir=$2 input=$3 work=$4 result=$5 front
   case $lang in c) front=c ;; js) front=javascript ;; *) return 3 ;; esac
   local tr=${TREEREDUCE_DIR:-$HOME/.cache/hdd-peers}/bin/treereduce-$front
-  [ -x "$tr" ] || { echo "no $tr (run ../shared/bench/peers.sh)" >&2; return 3; }
+  [ -x "$tr" ] || { echo "no $tr (run the shared benchmark's peers.sh)" >&2; return 3; }
   # every call gets a fresh cwd holding the candidate under the input's name
   # (the contract the corpus oracles are written to: gcc needs the .c), and
   # is counted
@@ -79,7 +80,7 @@ bytes() {
 echo "| case | input B | tests | final B | wall s | overhead s | interesting |"
 echo "|---|---:|---:|---:|---:|---:|---|"
 for c in "${cases[@]}"; do
-  dir=$here/$c
+  dir=$corpora/$c
   input=$(sed -n 's/^input=//p' "$dir/case.env")
   lang=${c%%/*}
   # a directory input (corpora/multi) has a language per file, by extension

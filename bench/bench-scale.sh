@@ -5,11 +5,11 @@
 # markdown table per case: tests run, tests wasted (started on a wrong
 # guess: finished but unused, or cancelled), wall time, speed-up over -j 1,
 # whether the result is byte for byte the one of -j 1, and the waves: test
-# latencies one after the other (corpora/waves.py on the run's --trace,
+# latencies one after the other (bench/waves.py on the run's --trace,
 # kept as trace.jsonl beside its stats.json; waves.py TRACE prints them
 # by phase).
 #
-#   corpora/bench-scale.sh [CASE...]   CASE: c-grep (default), c-names, xml-svg, xml-gir or c-gcc
+#   bench/bench-scale.sh [CASE...]     CASE: c-grep (default), c-names, xml-svg, xml-gir or c-gcc
 #
 #   c-grep   c/bzip2-maybe-uninit's compress.c (20 KB), interesting while
 #            seven names from six of its functions are still in it
@@ -44,6 +44,7 @@ set -euo pipefail
 export LC_ALL=C
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$here")
+corpora=$root/corpora
 bin=${HDD_BIN:-$root/target/release/hdd}
 if [ -z "${HDD_BIN:-}" ]; then
   (cd "$root" && cargo build --release --quiet)
@@ -66,7 +67,7 @@ setup() {
   mkdir -p "$dir"
   case $name in
     c-grep)
-      cp "$here/c/bzip2-maybe-uninit/compress.c" "$dir/"
+      cp "$corpora/c/bzip2-maybe-uninit/compress.c" "$dir/"
       cat > "$dir/test.sh" <<EOF
 #!/bin/sh
 # interesting while seven names from six functions are all still there
@@ -77,7 +78,7 @@ done
 EOF
       echo compress.c ;;
     c-names)
-      cp "$here/c/bzip2-maybe-uninit/compress.c" "$dir/"
+      cp "$corpora/c/bzip2-maybe-uninit/compress.c" "$dir/"
       cat > "$dir/test.sh" <<EOF
 #!/bin/sh
 # c-grep's test: interesting while each of the seven names is on a line
@@ -90,27 +91,27 @@ exec awk '
 EOF
       echo compress.c ;;
     xml-svg)
-      cp "$here/xml/svg-htop-gradient-href/htop.svg" "$dir/"
+      cp "$corpora/xml/svg-htop-gradient-href/htop.svg" "$dir/"
       cat > "$dir/test.sh" <<EOF
 #!/bin/sh
 sleep 0.25
-exec "$here/xml/svg-htop-gradient-href/test.sh" "\$@"
+exec "$corpora/xml/svg-htop-gradient-href/test.sh" "\$@"
 EOF
       echo htop.svg ;;
     xml-gir)
-      cp "$here/xml/gir-gdk-window-cursor/Gdk-3.0.gir" "$dir/"
+      cp "$corpora/xml/gir-gdk-window-cursor/Gdk-3.0.gir" "$dir/"
       cat > "$dir/test.sh" <<EOF
 #!/bin/sh
 sleep 0.25
-exec "$here/xml/gir-gdk-window-cursor/test.sh" "\$@"
+exec "$corpora/xml/gir-gdk-window-cursor/test.sh" "\$@"
 EOF
       echo Gdk-3.0.gir ;;
     c-gcc)
-      cp "$here/c/pyrsistent-redundant-decls/pvectorcmodule.c" "$dir/"
+      cp "$corpora/c/pyrsistent-redundant-decls/pvectorcmodule.c" "$dir/"
       cat > "$dir/test.sh" <<EOF
 #!/bin/sh
 sleep 1
-exec "$here/c/pyrsistent-redundant-decls/test.sh" "\$@"
+exec "$corpora/c/pyrsistent-redundant-decls/test.sh" "\$@"
 EOF
       echo pvectorcmodule.c ;;
     *) echo "unknown case $name (c-grep, c-names, xml-svg, xml-gir, c-gcc)" >&2; exit 2 ;;

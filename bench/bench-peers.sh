@@ -4,26 +4,26 @@
 # row per case, a column per reducer: tests run · final bytes · wall seconds
 # (T/O: stopped at the cap).
 #
-#   corpora/bench-peers.sh [CASE...]
+#   bench/bench-peers.sh [CASE...]
 #
 # The shared benchmark (its cases, run.sh, setup.sh, peers.sh) lives outside
-# this repository, by default in ../shared/bench; run its setup.sh and
-# peers.sh first (see its README). Nothing of the peers is committed here.
+# this repository, in the directory HDD_BENCH_SUITE names; run its setup.sh
+# and peers.sh first (see its README). Nothing of the peers is committed here.
 #
 # Picireny (PyPI picireny 21.8, the reference HDD, JSON grammar only) is
-# installed by corpora/peers-picireny.sh into $HOME/.cache/hdd-peers/picireny.
+# installed by bench/peers-picireny.sh into $HOME/.cache/hdd-peers/picireny.
 # run.sh does not know it: the function run_picireny below does for it what
 # run.sh does for the others (same work dir, counted oracle, per-test limit,
 # cap, re-check and results.jsonl line); cases in other languages get a line
 # with status "unsupported" without running anything.
 #
 # Environment:
-#   BENCH_DIR    the shared benchmark (default: ../shared/bench from the repo root)
-#   BENCH_CACHE  its inputs (default: BENCH_DIR/.cache, as in run.sh)
+#   HDD_BENCH_SUITE  the shared benchmark's directory (required)
+#   BENCH_CACHE  its inputs (default: HDD_BENCH_SUITE/.cache, as in run.sh)
 #   BENCH_OUT    where run.sh appends results.jsonl (default: bench-out/ in the repo)
 #   REDUCERS     which reducers (default: "hdd treereduce cvise", plus picireny
 #                when PICIRENY_DIR holds it: "hdd treereduce cvise picireny")
-#   BENCH_MAX_S  cap per run in seconds (default here: 240, as in PEERS.md)
+#   BENCH_MAX_S  cap per run in seconds (default here: 240, as in the suite's PEERS.md)
 #   BENCH_JOBS   parallel tests offered to every reducer (default 1; picireny
 #                gets -p -j N when N > 1)
 #   BENCH_TEST_TIMEOUT  per-test limit (default: TIMEOUT in case.env)
@@ -34,8 +34,9 @@
 #   TABLE_ONLY=1 print the table of what BENCH_OUT already holds
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-bench=${BENCH_DIR:-$root/../shared/bench}
-[ -x "$bench/run.sh" ] || { echo "bench-peers.sh: no benchmark at $bench (set BENCH_DIR)" >&2; exit 2; }
+[ -n "${HDD_BENCH_SUITE:-}" ] || { echo "bench-peers.sh: set HDD_BENCH_SUITE to the shared benchmark's directory" >&2; exit 2; }
+bench=$HDD_BENCH_SUITE
+[ -x "$bench/run.sh" ] || { echo "bench-peers.sh: no run.sh in HDD_BENCH_SUITE=$bench" >&2; exit 2; }
 bench=$(cd "$bench" && pwd)
 out=${BENCH_OUT:-$root/bench-out}
 mkdir -p "$out"
@@ -71,7 +72,7 @@ run_picireny() (
 
   if [ "$C_LANG" = json ]; then   # the only grammar peers-picireny.sh installs
     local pny=$pny_dir/venv/bin/picireny
-    [ -x "$pny" ] || { echo "bench-peers.sh: no $pny: run corpora/peers-picireny.sh" >&2; exit 2; }
+    [ -x "$pny" ] || { echo "bench-peers.sh: no $pny: run bench/peers-picireny.sh" >&2; exit 2; }
     mkdir -p "$out/final"
     local WORK TARGET FINAL COUNTER TEST start end
     WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench-run.$CASE.picireny.XXXXXX")

@@ -5,9 +5,9 @@
 # markdown table: input, size, what ran, peak resident memory (MB), and
 # peak / input size.
 #
-#   corpora/bench-memory.sh [INPUT...]   INPUT: json-1, json-10, json-50,
-#                                        xml-2, xml-20, c-5 (default: all;
-#                                        the number is megabytes)
+#   bench/bench-memory.sh [INPUT...]   INPUT: json-1, json-10, json-50,
+#                                      xml-2, xml-20, c-5 (default: all;
+#                                      the number is megabytes)
 #
 # Environment:
 #   HDD_BIN    the hdd binary (default: target/release/hdd, built if missing)
@@ -25,6 +25,7 @@ set -euo pipefail
 export LC_ALL=C
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$here")
+corpora=$root/corpora
 bin=${HDD_BIN:-$root/target/release/hdd}
 if [ -z "${HDD_BIN:-}" ] && [ ! -x "$bin" ]; then
   (cd "$root" && cargo build --release --quiet)
@@ -41,9 +42,9 @@ inputs=("$@")
 # Writes input $1 (lang-megabytes) to file $2, with the marker HDD_MARKER in
 # its middle. Deterministic: the same bytes on every run.
 generate() {
-  python3 - "$1" "$2" "$here" <<'EOF'
+  python3 - "$1" "$2" "$corpora" <<'EOF'
 import random, sys
-name, path, here = sys.argv[1], sys.argv[2], sys.argv[3]
+name, path, corpora = sys.argv[1], sys.argv[2], sys.argv[3]
 lang, mb = name.split("-")
 size = int(mb) * 1_000_000
 rng = random.Random(42)
@@ -85,7 +86,7 @@ elif lang == "xml":
     item = lambda: xml_element(1)
     marker = "<marker>HDD_MARKER</marker>"
 elif lang == "c":
-    src = open(here + "/c/bzip2-maybe-uninit/compress.c").read()
+    src = open(corpora + "/c/bzip2-maybe-uninit/compress.c").read()
     head, sep, tail = "", "\n", "\nint HDD_MARKER;\n"
     marked = True
     chunk = [0]

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs Picireny 21.8 (PyPI `picireny`, the reference HDD implementation)
-# as an extra peer of corpora/bench-peers.sh, for JSON inputs only, outside
+# as an extra peer of bench/bench-peers.sh, for JSON inputs only, outside
 # the repository: nothing of Picireny, its grammar or ANTLR is committed here.
 #
-#   corpora/peers-picireny.sh [DIR]    DIR defaults to $PICIRENY_DIR, else
+#   bench/peers-picireny.sh [DIR]      DIR defaults to $PICIRENY_DIR, else
 #                                      $HOME/.cache/hdd-peers/picireny
 #
 # What it sets up:
@@ -26,7 +26,7 @@
 #
 # Idempotent: a second run checks versions and re-verifies in a few seconds.
 # At the end it runs Picireny on a tiny JSON file and prints the command and
-# the variable corpora/bench-peers.sh reads.
+# the variable bench/bench-peers.sh reads.
 set -euo pipefail
 export LC_ALL=C
 
@@ -139,6 +139,6 @@ log "java: $(java -version 2>&1 | head -1); ANTLR tool 4.7.2 (Debian antlr4); pi
 cat <<EOF
 # picireny ready (JSON only); verified command:
 #   ${cmd[*]} -i FILE --test TEST -o OUTDIR
-# for corpora/bench-peers.sh (this is its default):
+# for bench/bench-peers.sh (this is its default):
 export PICIRENY_DIR=$DIR
 EOF

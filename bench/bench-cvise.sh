@@ -5,12 +5,12 @@
 # the share of hdd's bytes it removed). With CVISE_ORIGINAL=1 it also runs
 # C-Vise alone from the original input, for a head-to-head comparison.
 #
-#   corpora/bench-cvise.sh [CASE...]
+#   bench/bench-cvise.sh [CASE...]
 #
-# CASE: lang/name, a corpus case (e.g. c/bzip2-maybe-uninit, or
+# CASE: lang/name, a case of corpora/ (e.g. c/bzip2-maybe-uninit, or
 # multi/bzip2-decompress-bool, whose input is a directory: C-Vise gets all
 # its files at once), or bench/NAME, a case of the shared benchmark
-# (../shared/bench/cases/NAME; its inputs come from that benchmark's
+# ($HDD_BENCH_SUITE/cases/NAME; its inputs come from that benchmark's
 # setup.sh). Without cases: every corpus case, then every benchmark case.
 #
 # Environment:
@@ -21,8 +21,9 @@
 #                it keeps its best result so far, reported as T/O)
 #   CVISE_ORIGINAL  1: also run C-Vise alone from the original input
 #   CVISE_ORIGINAL_MAX_S  cap of that run, seconds (default CVISE_MAX_S)
-#   BENCH_DIR    the shared benchmark (default: ../shared/bench beside the
-#                repository); BENCH_CACHE where its setup.sh put the inputs
+#   HDD_BENCH_SUITE  the shared benchmark's directory (needed for its cases,
+#                and when no case is named); BENCH_CACHE where its setup.sh
+#                put the inputs (default: HDD_BENCH_SUITE/.cache)
 #   BENCH_OUT    directory for results (default: a temporary one, printed)
 #
 # Test counts are the oracle's own: hdd's from its --stats-json (the check
@@ -33,6 +34,7 @@ set -euo pipefail
 export LC_ALL=C
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$here")
+corpora=$root/corpora
 bin=${HDD_BIN:-$root/target/release/hdd}
 if [ -z "${HDD_BIN:-}" ] && [ ! -x "$bin" ]; then
   (cd "$root" && cargo build --release --quiet)
@@ -42,16 +44,27 @@ command -v "$cvise" > /dev/null || { echo "bench-cvise.sh: no $cvise (apt-get in
 max_s=${CVISE_MAX_S:-300}
 from_original=${CVISE_ORIGINAL:-0}
 original_max_s=${CVISE_ORIGINAL_MAX_S:-$max_s}
-bench=${BENCH_DIR:-$(dirname "$root")/shared/bench}
 out=${BENCH_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/hdd-bench-cvise.XXXXXX")}
 mkdir -p "$out"
 # shellcheck disable=SC2206  # HDD_ARGS is a word list on purpose
 args=(${HDD_ARGS--j 1})
 
 cases=("$@")
+# the shared benchmark, when a case of it is named or no case is
+bench= need_bench=
+[ ${#cases[@]} -gt 0 ] || need_bench=1
+for c in "${cases[@]}"; do [ "${c%%/*}" != bench ] || need_bench=1; done
+if [ -n "$need_bench" ]; then
+  [ -n "${HDD_BENCH_SUITE:-}" ] || {
+    echo "bench-cvise.sh: set HDD_BENCH_SUITE to the shared benchmark's directory (or name only corpus cases)" >&2
+    exit 2
+  }
+  [ -x "$HDD_BENCH_SUITE/run.sh" ] || { echo "bench-cvise.sh: no run.sh in HDD_BENCH_SUITE=$HDD_BENCH_SUITE" >&2; exit 2; }
+  bench=$(cd "$HDD_BENCH_SUITE" && pwd)
+fi
 if [ ${#cases[@]} -eq 0 ]; then
-  for d in "$here"/*/*/case.env; do
-    d=${d%/case.env}; cases+=("${d#"$here"/}")
+  for d in "$corpora"/*/*/case.env; do
+    d=${d%/case.env}; cases+=("${d#"$corpora"/}")
   done
   for d in "$bench"/cases/*/case.env; do
     [ -f "$d" ] && { d=${d%/case.env}; cases+=("bench/${d##*/}"); }
@@ -133,7 +146,7 @@ for c in "${cases[@]}"; do
     # tools and data through BENCH_DIR and BENCH_CACHE
     oracle="env BENCH_DIR=$bench BENCH_CACHE=$cache BENCH_CASE=$name $bench/cases/$name/test.sh"
   else
-    dir=$here/$c
+    dir=$corpora/$c
     file=$(sed -n 's/^input=//p' "$dir/case.env")
     original=$dir/$file
     lang=(--lang "${c%%/*}")
