@@ -19,8 +19,8 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::policy::{KindPolicy, Policy, Shrink};
-use super::tree::{flags, Action, Tree, TreeBuilder, ERROR_KIND};
+use super::policy::{KindPolicy, Policy, Shrink, ERROR_KIND};
+use super::tree::{flags, Action, Tree, TreeBuilder};
 use super::unparse::would_glue;
 
 const TEXT: u16 = 0;

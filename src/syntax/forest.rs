@@ -17,8 +17,8 @@
 
 use std::sync::Arc;
 
-use super::policy::{KindPolicy, Policy, SlotInfo};
-use super::tree::{flags, Action, Node, Tree, ERROR_KIND, NO_PARENT};
+use super::policy::{KindPolicy, Policy, SlotInfo, ERROR_KIND};
+use super::tree::{flags, Action, Node, Tree, NO_PARENT};
 
 /// The name of the forest root's kind.
 const FOREST: &str = "forest";

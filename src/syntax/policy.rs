@@ -12,7 +12,8 @@
 
 use std::sync::{Arc, LazyLock};
 
-use super::tree::ERROR_KIND;
+/// The kind every front-end uses for syntax error nodes.
+pub const ERROR_KIND: u16 = u16::MAX;
 
 /// Everything a language says about one kind of node.
 ///

@@ -124,9 +124,6 @@ impl Node {
     }
 }
 
-/// The kind every front-end uses for syntax error nodes.
-pub const ERROR_KIND: u16 = u16::MAX;
-
 /// A parsed input: the original bytes and the arena of nodes over them.
 #[derive(Clone)]
 pub struct Tree {

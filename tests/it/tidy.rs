@@ -9,7 +9,7 @@
 //! - ARCHITECTURE.md's code map names every source file, and only files
 //!   that exist.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -181,4 +181,293 @@ fn the_code_map_names_every_source_file_and_only_those() {
     let unnamed: Vec<&String> = actual.difference(&named).collect();
     assert!(stale.is_empty(), "ARCHITECTURE.md names files that do not exist: {stale:?}");
     assert!(unnamed.is_empty(), "ARCHITECTURE.md's code map misses: {unnamed:?}");
+}
+
+/// The module path of a source file (`src/reduce/groups/mod.rs` is
+/// `reduce::groups`, `src/syntax/tree.rs` is `syntax::tree`).
+fn module_of(file: &Path) -> String {
+    let mut parts: Vec<String> = file
+        .components()
+        .skip(1)
+        .map(|c| c.as_os_str().to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts.join("::")
+}
+
+/// Code without its `//` comments (doc links name modules they do not use).
+fn without_comments(code: &str) -> String {
+    code.lines()
+        .map(|l| match l.find("//") {
+            Some(i) if !l[..i].contains('"') => &l[..i],
+            _ => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The paths a use tree starting at `s` names (`a::{b, c::d}` is `a::b`
+/// and `a::c::d`), each as its segments; reads as far as the tree goes.
+fn use_paths(s: &str) -> Vec<Vec<String>> {
+    fn tree(s: &[u8], at: &mut usize, prefix: &[String], out: &mut Vec<Vec<String>>) {
+        let mut path = prefix.to_vec();
+        loop {
+            while *at < s.len() && s[*at].is_ascii_whitespace() {
+                *at += 1;
+            }
+            if s.get(*at) == Some(&b'{') {
+                *at += 1;
+                loop {
+                    tree(s, at, &path, out);
+                    while *at < s.len() && s[*at].is_ascii_whitespace() {
+                        *at += 1;
+                    }
+                    match s.get(*at) {
+                        Some(b',') => *at += 1,
+                        Some(b'}') => {
+                            *at += 1;
+                            return;
+                        }
+                        _ => return,
+                    }
+                    while *at < s.len() && s[*at].is_ascii_whitespace() {
+                        *at += 1;
+                    }
+                    if s.get(*at) == Some(&b'}') {
+                        *at += 1;
+                        return;
+                    }
+                }
+            }
+            let start = *at;
+            while *at < s.len() && (s[*at].is_ascii_alphanumeric() || s[*at] == b'_') {
+                *at += 1;
+            }
+            if *at == start {
+                break;
+            }
+            path.push(String::from_utf8_lossy(&s[start..*at]).into_owned());
+            if s[*at..].starts_with(b"::") {
+                *at += 2;
+            } else {
+                break;
+            }
+        }
+        if path.len() > prefix.len() {
+            out.push(path);
+        }
+    }
+    let mut out = Vec::new();
+    tree(s.as_bytes(), &mut 0, &[], &mut out);
+    out
+}
+
+/// The modules of the crate a file's non-test code refers to, by
+/// `crate::`, `super::` and (in a `mod.rs`) `self::` paths, resolved to
+/// the deepest module that exists.
+fn module_refs(file: &Path, code: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
+    let me: Vec<String> = module_of(file).split("::").map(str::to_string).collect();
+    let mut out = BTreeSet::new();
+    let code = without_comments(code);
+    for (prefix, base) in
+        [("crate::", &me[..0]), ("super::", &me[..me.len() - 1]), ("self::", &me[..])]
+    {
+        for (i, _) in code.match_indices(prefix) {
+            let before = code[..i].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            for path in use_paths(&code[i + prefix.len()..]) {
+                let full: Vec<String> = base.iter().cloned().chain(path).collect();
+                let deepest = (1..=full.len())
+                    .rev()
+                    .map(|n| full[..n].join("::"))
+                    .find(|m| modules.contains(m));
+                if let Some(m) = deepest {
+                    out.insert(m);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_module_cycle_inside_a_layer() {
+    let files: Vec<PathBuf> = sources()
+        .into_iter()
+        .filter(|f| !f.ends_with("main.rs") && !f.ends_with("lib.rs"))
+        .collect();
+    let modules: BTreeSet<String> = files.iter().map(|f| module_of(f)).collect();
+    let mut test_files = BTreeSet::new();
+    for file in &files {
+        let text = fs::read_to_string(root().join(file)).expect("read");
+        let dir = file.parent().expect("dir");
+        for m in test_only_modules(&text) {
+            test_files.insert(dir.join(format!("{m}.rs")));
+            test_files.insert(dir.join(m).join("mod.rs"));
+        }
+    }
+    // edges between modules of one layer, neither inside the other (a
+    // parent re-exports its children, and children use its items)
+    let nested =
+        |a: &str, b: &str| a.starts_with(&format!("{b}::")) || b.starts_with(&format!("{a}::"));
+    let layer = |m: &str| m.split("::").next().unwrap_or("").to_string();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in files.iter().filter(|f| !test_files.contains(*f)) {
+        let me = module_of(file);
+        let text = fs::read_to_string(root().join(file)).expect("read");
+        for used in module_refs(file, non_test_code(&text), &modules) {
+            if used != me && layer(&used) == layer(&me) && !nested(&used, &me) {
+                edges.entry(me.clone()).or_default().insert(used);
+            }
+        }
+    }
+    // a cycle: a module that reaches itself
+    let mut cycles = Vec::new();
+    for start in edges.keys() {
+        let mut path = vec![start.clone()];
+        let mut seen = BTreeSet::new();
+        if reaches(&edges, start, start, &mut path, &mut seen) {
+            cycles.push(path.join(" -> "));
+        }
+    }
+    assert!(cycles.is_empty(), "module cycles inside a layer:\n{}", cycles.join("\n"));
+}
+
+/// Whether `from` reaches `to` along `edges`; `path` ends with the way.
+fn reaches(
+    edges: &BTreeMap<String, BTreeSet<String>>,
+    from: &str,
+    to: &str,
+    path: &mut Vec<String>,
+    seen: &mut BTreeSet<String>,
+) -> bool {
+    for next in edges.get(from).into_iter().flatten() {
+        if next == to {
+            path.push(next.clone());
+            return true;
+        }
+        if seen.insert(next.clone()) {
+            path.push(next.clone());
+            if reaches(edges, next, to, path, seen) {
+                return true;
+            }
+            path.pop();
+        }
+    }
+    false
+}
+
+#[test]
+fn the_module_graph_reader_finds_uses_through_groups_and_parents() {
+    let modules: BTreeSet<String> =
+        ["reduce", "reduce::hoist", "reduce::batch", "reduce::groups", "reduce::groups::names"]
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+    let code = "use super::{hoist::Hoist, Proposal};\nuse crate::reduce::groups::{names::resolve, Group};\n// super::batch is only named here\nfn f() { super::groups::names::x(); }";
+    let refs = module_refs(Path::new("src/reduce/units.rs"), code, &modules);
+    let want = ["reduce", "reduce::groups", "reduce::groups::names", "reduce::hoist"];
+    assert_eq!(refs.into_iter().collect::<Vec<_>>(), want);
+}
+
+#[test]
+fn code_map_rows_are_a_sentence_or_two() {
+    let arch = fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let start = arch.find("## Code map").expect("a code map section");
+    let long: Vec<String> = arch[start..]
+        .lines()
+        .take_while(|l| !l.starts_with("## ") || l.starts_with("## Code map"))
+        .filter(|l| l.starts_with("| `"))
+        .filter_map(|row| {
+            let owns = row.split('|').nth(2)?;
+            let words = owns.split_whitespace().count();
+            (words > 40).then(|| format!("{words} words: {}", &row[..row.len().min(80)]))
+        })
+        .collect();
+    assert!(long.is_empty(), "code map rows over 40 words:\n{}", long.join("\n"));
+}
+
+#[test]
+fn no_comment_under_src_cites_a_corpus_case_or_a_test_count() {
+    // the corpus cases' names, and the benchmark cases' short names
+    let mut names = Vec::new();
+    for lang in fs::read_dir(root().join("corpora")).expect("corpora") {
+        let lang = lang.expect("entry").path();
+        if !lang.is_dir() {
+            continue;
+        }
+        for case in fs::read_dir(&lang).expect("lang") {
+            let case = case.expect("entry").path();
+            if case.join("case.env").is_file() {
+                names.push(case.file_name().expect("name").to_string_lossy().into_owned());
+            }
+        }
+    }
+    assert!(names.len() >= 10, "corpus cases not found: {names:?}");
+    let scale = fs::read_to_string(root().join("bench/bench-scale.sh")).expect("bench-scale.sh");
+    for line in scale.lines() {
+        // the script's cases: `  c-names)` and the like
+        let case = line.trim().trim_end_matches(')');
+        if line.trim().ends_with(')') && !case.contains(' ') && case.contains('-') {
+            names.push(case.to_string());
+        }
+    }
+    let count = |comment: &str| {
+        let words: Vec<&str> = comment.split_whitespace().collect();
+        words.windows(2).any(|w| {
+            w[0].trim_start_matches('(').chars().all(|c| c.is_ascii_digit() || c == ',')
+                && !w[0].trim_start_matches('(').is_empty()
+                && w[1].trim_end_matches(|c: char| !c.is_alphabetic()) == "tests"
+        })
+    };
+    let mut found = Vec::new();
+    for file in sources() {
+        let text = fs::read_to_string(root().join(&file)).expect("read");
+        for (n, line) in text.lines().enumerate() {
+            let Some(i) = line.find("//") else { continue };
+            let comment = &line[i..];
+            let at = || format!("{}:{}: {}", file.display(), n + 1, comment.trim());
+            if let Some(name) = names.iter().find(|name| comment.contains(name.as_str())) {
+                found.push(format!("{} (case {name})", at()));
+            } else if count(comment) {
+                found.push(format!("{} (a test count)", at()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "comments that cite a corpus case or a run's test count (measured claims go to \
+         BENCHMARKS.md):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn no_script_of_the_repository_reaches_outside_it() {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in fs::read_dir(dir).expect("read_dir") {
+            let path = entry.expect("entry").path();
+            let name = path.file_name().expect("name").to_string_lossy().into_owned();
+            if path.is_dir() {
+                if !matches!(name.as_str(), ".git" | "target" | "node_modules") {
+                    walk(&path, out);
+                }
+            } else if name.ends_with(".sh") || name.ends_with(".py") || name == "run" {
+                out.push(path);
+            }
+        }
+    }
+    let mut scripts = Vec::new();
+    walk(&root(), &mut scripts);
+    assert!(scripts.len() > 20, "scripts not found: {}", scripts.len());
+    let outside: Vec<String> = scripts
+        .iter()
+        .filter(|p| fs::read_to_string(p).is_ok_and(|t| t.contains("../shared")))
+        .map(|p| p.strip_prefix(root()).unwrap_or(p).display().to_string())
+        .collect();
+    assert!(outside.is_empty(), "scripts that use ../shared: {outside:?}");
 }

@@ -19,7 +19,8 @@ use tree_sitter::{Language, ParseOptions, ParseState, Parser};
 use super::grammar::{GrammarData, OrderData};
 use super::tables::Tables;
 use super::{whole, Frontend, GuardBase, Interrupt, LangInfo, INTERRUPT_EVERY};
-use crate::syntax::tree::{flags, roles, Action, Node, Tree, TreeBuilder, ERROR_KIND};
+use crate::syntax::policy::ERROR_KIND;
+use crate::syntax::tree::{flags, roles, Action, Node, Tree, TreeBuilder};
 
 mod incremental;
 mod node_types;

@@ -46,8 +46,8 @@ use self::encoding::AsciiView;
 use super::grammar::{GrammarData, OrderData};
 use super::tables::{FixedKinds, Tables};
 use super::{whole, Frontend, Interrupt, LangInfo, INTERRUPT_EVERY};
-use crate::syntax::policy::SlotInfo;
-use crate::syntax::tree::{flags, Action, NodeId, Tree, TreeBuilder, ERROR_KIND};
+use crate::syntax::policy::{SlotInfo, ERROR_KIND};
+use crate::syntax::tree::{flags, Action, NodeId, Tree, TreeBuilder};
 
 /// The node kinds of the XML front-end; grammar data names them.
 pub const KINDS: &[&str] = &[
