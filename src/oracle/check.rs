@@ -75,7 +75,7 @@ pub(super) enum Input {
     /// goes to the cache, where it waits for the candidate (see
     /// [`crate::reduce::ahead`]).
     Ahead(Arc<[u8]>),
-    /// The text the plan was foreseen to end on: the final re-check of
+    /// The text the plan was forecast to end on: the final re-check of
     /// the result, run ahead (see [`Recheck`](super::dispatch::Recheck)).
     /// The test runs whatever the cache knows; its outcome stays out of the
     /// cache.

@@ -48,7 +48,7 @@ use super::check::{Done, Eval, Input, Job};
 use super::predict::Timing;
 use super::runner::Outcome;
 use super::stop::Cancel;
-use crate::reduce::ahead::Foreseen;
+use crate::reduce::ahead::Forecast;
 use crate::reduce::{Candidates, Context, Step, Verdict};
 use crate::syntax::{Mask, TextKey, Tree};
 
@@ -103,8 +103,8 @@ pub(super) trait Ledger {
     /// assumptions hold; and the text the plan ends on, if the forecast
     /// gets there. Past `floors.0`, the texts of the other branch of the
     /// forecast's first guess, while their chance is at least `floors.1`.
-    /// Nothing where the plan cannot be foreseen.
-    fn ahead(&mut self, assumed: &[bool], want: usize, sure: f64, floors: (f64, f64)) -> Foreseen;
+    /// Nothing where the plan cannot be forecast.
+    fn ahead(&mut self, assumed: &[bool], want: usize, sure: f64, floors: (f64, f64)) -> Forecast;
 }
 
 /// The least chance that a candidate handed out will be needed. With many
@@ -212,12 +212,12 @@ pub(super) struct Carry {
     /// passes: no change of assumption of theirs cancels them.
     pub ahead: HashMap<u64, Arc<Cancel>>,
     /// The last run of the final re-check started ahead, on the text the
-    /// plan was foreseen to end on (see [`Recheck`]).
+    /// plan was forecast to end on (see [`Recheck`]).
     pub recheck: Option<Recheck>,
 }
 
 /// A run of the final re-check of the result, started ahead on the text
-/// the plan was foreseen to end on, while a worker was free: if the plan
+/// the plan was forecast to end on, while a worker was free: if the plan
 /// does end on it, the session need not run the re-check after the plan,
 /// a test latency later. One at a time; a forecast that ends elsewhere
 /// cancels it for a run on its own last text.
@@ -235,7 +235,7 @@ pub(super) struct Recheck {
 struct Ahead {
     /// Their cancels, by ticket.
     flights: HashMap<u64, Arc<Cancel>>,
-    /// The chain's chance when the plan was last foreseen under the
+    /// The chain's chance when the plan was last forecast under the
     /// current assumptions (none since they changed).
     asked: Option<f64>,
 }
@@ -465,7 +465,7 @@ impl Dispatch {
         self.ahead.asked = Some(chance);
         let assumed: Vec<bool> = self.pending.values().map(|p| p.assumed).collect();
         let floors = (AHEAD_CHANCE, AHEAD_BRANCH_CHANCE);
-        let Foreseen { texts, last, .. } = ledger.ahead(&assumed, room, chance, floors);
+        let Forecast { texts, last, .. } = ledger.ahead(&assumed, room, chance, floors);
         let room = room - texts.len();
         for text in texts {
             let cancel = Arc::new(Cancel::default());
@@ -478,7 +478,7 @@ impl Dispatch {
         }
     }
 
-    /// Starts the final re-check on `last`, the text the plan was foreseen
+    /// Starts the final re-check on `last`, the text the plan was forecast
     /// to end on, unless it runs (or ran) on that text already.
     fn recheck_ahead(
         &mut self,
@@ -1237,8 +1237,8 @@ mod tests {
             self.guessed_again += 1;
         }
 
-        fn ahead(&mut self, _: &[bool], _: usize, _: f64, _: (f64, f64)) -> Foreseen {
-            Foreseen::default()
+        fn ahead(&mut self, _: &[bool], _: usize, _: f64, _: (f64, f64)) -> Forecast {
+            Forecast::default()
         }
 
         fn other_branch_used(&mut self) {

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::reduce::ahead::{Foreseen, Guide, Reach, Seen};
+use crate::reduce::ahead::{Forecast, ForecastRequest, Seen, TestHistory};
 use crate::reduce::{Candidates, Context, Oracle, Verdict};
 use crate::syntax::{Mask, TextKey, Tree};
 
@@ -108,10 +108,10 @@ pub struct Answer {
 /// What the plan will test after the pass in flight, if that pass ends as
 /// guessed (see [`crate::reduce::ahead`]): with `-j`, free workers test
 /// those texts ahead, while the pass ends.
-pub trait Foresight {
+pub trait Forecaster {
     /// The texts, the likeliest to be needed first, and the text the plan
     /// ends on if the forecast gets there.
-    fn foresee(&mut self, reach: Reach<'_>, guide: &dyn Guide) -> Foreseen;
+    fn forecast(&mut self, request: ForecastRequest<'_>, history: &dyn TestHistory) -> Forecast;
 }
 
 /// Why an evaluation stopped before its search was done.
@@ -154,7 +154,7 @@ pub struct Evaluator<'a> {
     /// The outcome of every candidate settled so far, in order: where a
     /// forecast of the plan starts.
     outcomes: Vec<bool>,
-    foresight: Option<Box<dyn Foresight + 'a>>,
+    forecaster: Option<Box<dyn Forecaster + 'a>>,
     /// The texts whose test ahead a settled candidate took.
     claimed: HashSet<TextKey>,
     /// The final re-checks run ahead: their text's hash, and their outcome
@@ -200,7 +200,7 @@ impl<'a> Evaluator<'a> {
             failure: None,
             scratch: Scratch::default(),
             outcomes: Vec::new(),
-            foresight: None,
+            forecaster: None,
             claimed: HashSet::new(),
             rechecks: Vec::new(),
             pool: None,
@@ -208,10 +208,10 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    /// Lets free workers test the texts `foresight` says the plan will
+    /// Lets free workers test the texts `forecaster` says the plan will
     /// test after the pass in flight (with `-j`).
-    pub fn set_foresight(&mut self, foresight: Box<dyn Foresight + 'a>) {
-        self.foresight = Some(foresight);
+    pub fn set_forecaster(&mut self, forecaster: Box<dyn Forecaster + 'a>) {
+        self.forecaster = Some(forecaster);
     }
 
     /// Switches the syntax guard on or off for the candidates to come (a
@@ -489,14 +489,14 @@ impl Pool {
     }
 }
 
-/// What a forecast of the plan learns from the evaluator: the odds it
-/// guesses by, and the texts tested or running.
-struct Guidance<'e, 'a> {
+/// What the evaluator's tests so far tell a forecast: the odds it guesses
+/// by, and the texts tested or running.
+struct OracleHistory<'e, 'a> {
     odds: &'e Odds,
     checker: &'e Checker<'a>,
 }
 
-impl Guide for Guidance<'_, '_> {
+impl TestHistory for OracleHistory<'_, '_> {
     fn chance(&self, context: Context, expect: bool) -> f64 {
         self.odds.chance(context, expect)
     }
@@ -609,31 +609,31 @@ impl Ledger for Evaluator<'_> {
         s.wasted + s.ahead.saturating_sub(s.ahead_used) + s.cancelled < s.useful_tests
     }
 
-    fn ahead(&mut self, assumed: &[bool], want: usize, sure: f64, floors: (f64, f64)) -> Foreseen {
-        let Some(foresight) = self.foresight.as_mut() else { return Foreseen::default() };
+    fn ahead(&mut self, assumed: &[bool], want: usize, sure: f64, floors: (f64, f64)) -> Forecast {
+        let Some(forecaster) = self.forecaster.as_mut() else { return Forecast::default() };
         let settled = self.outcomes.len();
         self.outcomes.extend_from_slice(assumed);
-        let guide = Guidance { odds: &self.odds, checker: &self.checker };
-        let reach = Reach { outcomes: &self.outcomes, want, sure, floor: floors.0 };
-        let mut foreseen = foresight.foresee(reach, &guide);
+        let history = OracleHistory { odds: &self.odds, checker: &self.checker };
+        let request = ForecastRequest { outcomes: &self.outcomes, want, sure, floor: floors.0 };
+        let mut forecast = forecaster.forecast(request, &history);
         // the other branch of its first guess, on the workers left
-        let left = want.saturating_sub(foreseen.texts.len()).min(BRANCH_TEXTS);
-        if let Some(branch) = foreseen.branch.take().filter(|b| left > 0 && b.chance >= floors.1) {
+        let left = want.saturating_sub(forecast.texts.len()).min(BRANCH_TEXTS);
+        if let Some(branch) = forecast.branch.take().filter(|b| left > 0 && b.chance >= floors.1) {
             self.outcomes.extend_from_slice(&branch.outcomes);
-            let reach = Reach {
+            let request = ForecastRequest {
                 outcomes: &self.outcomes,
                 want: left,
                 sure: branch.chance,
                 floor: floors.1,
             };
-            for text in foresight.foresee(reach, &guide).texts {
-                if !foreseen.texts.contains(&text) {
-                    foreseen.texts.push(text);
+            for text in forecaster.forecast(request, &history).texts {
+                if !forecast.texts.contains(&text) {
+                    forecast.texts.push(text);
                 }
             }
         }
         self.outcomes.truncate(settled);
-        foreseen
+        forecast
     }
 
     fn timing(&mut self) -> &mut Timing {

@@ -41,7 +41,7 @@ pub struct Stats {
     /// Tests killed before they finished because their answer was no longer needed.
     pub cancelled: u64,
     /// The final re-check of the result ran ahead, beside the plan's last
-    /// tests, on the text the plan was foreseen to end on (with `-j`): no
+    /// tests, on the text the plan was forecast to end on (with `-j`): no
     /// test latency after the plan. Its run is counted in `tests`, as are
     /// those of re-checks ahead on a text the plan did not end on (wasted).
     pub recheck_ahead: bool,
