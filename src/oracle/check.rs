@@ -21,9 +21,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use super::guard::{Best, Budget, Guard, Permit, Recent, Turn, SMALL};
+use super::guard::{Best, Budget, Guard, Permit, Recent, Turn};
 use super::runner::{Outcome, Runner};
 use super::stop::Cancel;
+use super::tuning::{LARGE_BUFFER, SMALL, WAIT_POLL};
 use crate::language::GuardBase;
 use crate::reduce::ahead::Seen;
 use crate::syntax::{Mask, TextKey, Tree, Unparser};
@@ -134,7 +135,7 @@ pub(super) struct Done {
 }
 
 /// A worker's reusable buffers: one text, whatever the size of the
-/// candidates it checks.
+/// candidates it checks (given back when larger than [`LARGE_BUFFER`]).
 #[derive(Default)]
 pub(super) struct Scratch {
     unparser: Unparser,
@@ -142,10 +143,6 @@ pub(super) struct Scratch {
 }
 
 impl Scratch {
-    /// A text buffer larger than this is given back after each candidate:
-    /// workers waiting for work then hold nothing, whatever `-j` is.
-    const KEEP: usize = 1 << 20;
-
     /// Gives back a large text buffer.
     pub(super) fn trim(&mut self) {
         Scratch::trim_text(&mut self.text);
@@ -153,7 +150,7 @@ impl Scratch {
 
     /// Gives back `text`'s buffer if it is large.
     fn trim_text(text: &mut Vec<u8>) {
-        if text.capacity() > Self::KEEP {
+        if text.capacity() > LARGE_BUFFER {
             *text = Vec::new();
         }
     }
@@ -187,10 +184,6 @@ struct Running {
     ended: Mutex<Option<Option<bool>>>,
     wake: Condvar,
 }
-
-/// How often a worker waiting for another's test of the same text looks
-/// whether its own candidate was cancelled meanwhile.
-const WAIT_POLL: Duration = Duration::from_millis(20);
 
 /// Marks a text as being tested by one worker until dropped, when the
 /// waiting workers learn the outcome (`None` unless set).

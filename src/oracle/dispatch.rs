@@ -42,12 +42,16 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::mpsc;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::check::{Done, Eval, Input, Job};
 use super::predict::Timing;
 use super::runner::Outcome;
 use super::stop::Cancel;
+use super::tuning::{
+    AHEAD_BRANCH_CHANCE, AHEAD_CHANCE, MIN_CHANCE, MIN_WINDOW, REFORECAST_GAIN, SPARE_CHANCE,
+    STOP_POLL, WINDOW_PER_JOB,
+};
 use crate::reduce::ahead::Forecast;
 use crate::reduce::{Candidates, Context, Step, Verdict};
 use crate::syntax::{Mask, TextKey, Tree};
@@ -106,46 +110,6 @@ pub(super) trait Ledger {
     /// Nothing where the plan cannot be forecast.
     fn ahead(&mut self, assumed: &[bool], want: usize, sure: f64, floors: (f64, f64)) -> Forecast;
 }
-
-/// The least chance that a candidate handed out will be needed. With many
-/// workers, speculating deeper on a chain of guesses mostly starts tests
-/// that are cancelled (and on few cores, starting and killing them takes
-/// time from the rest); with two, the window never reaches this deep.
-/// The same floor holds for the other branch of a guess (the chance that
-/// the guess is wrong and the branch's own guesses before the candidate
-/// hold), but see [`SPARE_CHANCE`].
-const MIN_CHANCE: f64 = 0.2;
-
-/// The least chance for the other branch of a guess while the tests
-/// wasted so far are fewer than those used: a lower floor than
-/// [`MIN_CHANCE`] where a failed probe brings a hoist in the same round
-/// (see [`Batch::hoisting`](crate::reduce::Batch::hoisting)), so the
-/// hoist is often running when the probe fails, but bounded, so that a
-/// run never starts many more than twice the tests it uses.
-const SPARE_CHANCE: f64 = 0.1;
-
-/// The least chance for a test ahead of the pass (see [`crate::reduce::ahead`]):
-/// higher than [`MIN_CHANCE`], since a wrong guess about a pass of one
-/// candidate (renaming, a coordinated group) leaves every text after it
-/// unused.
-const AHEAD_CHANCE: f64 = 0.7;
-
-/// The least chance for a test ahead on the other branch of the
-/// forecast's first guess about a later pass (see
-/// [`Branch`](crate::reduce::ahead::Branch)): a pass of one candidate is
-/// guessed from its search's prior, 0.8 at best, so its other branch is
-/// likelier than most of the chain's deep speculation.
-const AHEAD_BRANCH_CHANCE: f64 = 0.15;
-
-/// How many candidates, per worker, may be handed out and not settled (of
-/// the chain and in reserve, answered or not). Answers that wait for a
-/// slow test before them do not make the chain less likely, so without a
-/// bound a slow test lets the chain run on, each of its candidates
-/// holding a mask, and each change of assumption replaying them all.
-const WINDOW_PER_JOB: usize = 8;
-
-/// The least window, for few workers.
-const MIN_WINDOW: usize = 64;
 
 /// A candidate handed to a worker and not answered yet.
 struct Flight {
@@ -365,7 +329,7 @@ impl Dispatch {
                     .map(|(&i, f)| (f.sent + after, i))
                     .min()
             });
-            let mut wait = Duration::from_millis(200);
+            let mut wait = STOP_POLL;
             if let Some(d) = ledger.deadline() {
                 wait = wait.min(d.saturating_duration_since(now));
             }
@@ -458,7 +422,7 @@ impl Dispatch {
         let stale = self
             .ahead
             .asked
-            .is_none_or(|asked| chance > asked && chance >= (asked + 0.25).min(1.0));
+            .is_none_or(|asked| chance > asked && chance >= (asked + REFORECAST_GAIN).min(1.0));
         if !self.exhausted || self.held.is_some() || room == 0 || chance < MIN_CHANCE || !stale {
             return Ok(());
         }
@@ -1085,6 +1049,7 @@ mod tests {
 
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::Mutex;
+    use std::time::Duration;
 
     use super::*;
     use crate::reduce::testing::{flat, FnOracle};

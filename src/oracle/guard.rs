@@ -8,10 +8,9 @@
 
 use std::collections::{BTreeSet, VecDeque};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Duration;
 
 use super::stop::Cancel;
-
+use super::tuning::{CANCEL_POLL, MIN_BUDGET, RECENT, SMALL};
 use crate::language::{Frontend, GuardBase};
 
 /// The syntax guard: re-parse, and reject candidates with more errors than allowed.
@@ -73,14 +72,6 @@ impl Guard<'_> {
         }
     }
 }
-
-/// Candidates up to this long are made and checked without asking the
-/// [`Budget`]: what they cost is small whatever `-j` is. The guard keeps
-/// its parses of them for the next candidates ([`Recent`]).
-pub(super) const SMALL: usize = 64 << 10;
-
-/// How many of the guard's recent parses are kept.
-const RECENT: usize = 8;
 
 /// The syntax guard's parses of the last candidates up to [`SMALL`] bytes,
 /// each with its text: a candidate is re-parsed from the closest of them
@@ -161,14 +152,6 @@ impl Drop for Slot<'_> {
         self.recent.line.give_back(1);
     }
 }
-
-/// The least a [`Budget`] allows, so that inputs of a few hundred
-/// kilobytes never wait.
-const MIN_BUDGET: usize = 1 << 20;
-
-/// How often a worker waiting in a [`Line`] looks whether its candidate
-/// was cancelled meanwhile.
-const CANCEL_POLL: Duration = Duration::from_millis(10);
 
 /// Workers in [`Turn`] order for a shared allowance (bytes of candidate
 /// text for the [`Budget`], parse slots for [`Recent`]): the first in line
@@ -316,6 +299,7 @@ impl Drop for Permit<'_> {
 mod tests {
     use std::sync::mpsc;
     use std::thread;
+    use std::time::Duration;
 
     use super::*;
 

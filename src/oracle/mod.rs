@@ -42,6 +42,7 @@ pub mod runner;
 pub mod scratch;
 pub mod stats;
 pub mod stop;
+mod tuning;
 
 use check::{Checker, Done, Eval, Found, Input, Job, Scratch};
 use dispatch::{Carry, Dispatch, Ledger};
@@ -50,6 +51,7 @@ use predict::{Odds, Timing};
 use runner::{Outcome, Runner};
 use stats::Stats;
 use stop::Cancel;
+use tuning::BRANCH_TEXTS;
 
 /// How an [`Evaluator`] works.
 #[derive(Debug)]
@@ -124,14 +126,6 @@ pub enum StopReason {
     /// Saving a result, or running the test, failed.
     Failed(anyhow::Error),
 }
-
-/// At most this many texts of the other branch of a forecast's first
-/// guess are tested ahead (see [`Branch`](crate::reduce::ahead::Branch)):
-/// enough for the next pass of one candidate and the first of the one
-/// after, where a wrong guess costs a test latency; a whole round behind
-/// an unlikely branch is mostly waste (at `-j 64`, 10 to 20 more tests a
-/// run without the bound).
-const BRANCH_TEXTS: usize = 2;
 
 /// The oracle the session hands to the reducer core.
 pub struct Evaluator<'a> {
