@@ -21,7 +21,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use super::guard::{Best, Budget, Guard, Permit, Recent, Turn};
+use super::budget::{Budget, Permit};
+use super::guard::{Best, Guard, Recent};
+use super::queue::QueuePlace;
 use super::runner::{Outcome, Runner};
 use super::stop::Cancel;
 use super::tuning::{LARGE_BUFFER, SMALL, WAIT_POLL};
@@ -318,10 +320,11 @@ impl<'a> Checker<'a> {
         let mut guarded = || {
             let Some(g) = self.guard.filter(|_| !unguarded) else { return false };
             // a small text is re-parsed from the closest recent parse,
-            // parsed in turn (see `Recent`); a large one from the best's
+            // parsed in the order the candidates are needed (see `Recent`);
+            // a large one from the best's
             let small = text.len() <= SMALL;
-            let turn = Turn::of(job.index, job.ticket);
-            let slot = small.then(|| self.recent.slot(turn, &job.cancel));
+            let place = QueuePlace::of(job.index, job.ticket);
+            let slot = small.then(|| self.recent.slot(place, &job.cancel));
             let started = Instant::now();
             let from = match small {
                 true => self.recent.closest(&best, text),
@@ -456,8 +459,8 @@ impl<'a> Checker<'a> {
                 // copy of the text; taken before the best is picked up, so
                 // that a worker waiting for it keeps no old best alive
                 let len = self.best.lock().expect("best lock").text.len();
-                let turn = Turn::of(job.index, job.ticket);
-                let permit = self.budget.take(len, turn, Some(&job.cancel));
+                let place = QueuePlace::of(job.index, job.ticket);
+                let permit = self.budget.take(len, place, Some(&job.cancel));
                 if job.cancel.is_set() {
                     (Ok(Eval::Dropped), None)
                 } else {

@@ -470,7 +470,7 @@ impl Dispatch {
         job_tx: &mpsc::Sender<Job>,
     ) -> Result<u64, Verdict> {
         self.tickets += 1;
-        // (the last turn for the budget of candidate text)
+        // (the last place in the queues of the budget and the parse slots)
         let (ticket, index) = (self.tickets, usize::MAX);
         let job = Job { ticket, index, level: None, input, cancel };
         job_tx.send(job).map_err(|_| Verdict::Stopped)?;

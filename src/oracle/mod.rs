@@ -32,11 +32,13 @@ use crate::reduce::ahead::{Forecast, ForecastRequest, Seen, TestHistory};
 use crate::reduce::{Candidates, Context, Oracle, Verdict};
 use crate::syntax::{Mask, TextKey, Tree};
 
+mod budget;
 mod check;
 pub mod dir;
 mod dispatch;
 pub mod guard;
 mod predict;
+mod queue;
 pub mod reaper;
 pub mod runner;
 pub mod scratch;
@@ -46,8 +48,9 @@ mod tuning;
 
 use check::{Checker, Done, Eval, Found, Input, Job, Scratch};
 use dispatch::{Carry, Dispatch, Ledger};
-use guard::{Best, Guard, Turn};
+use guard::{Best, Guard};
 use predict::{Odds, Timing};
+use queue::QueuePlace;
 use runner::{Outcome, Runner};
 use stats::Stats;
 use stop::Cancel;
@@ -335,7 +338,7 @@ impl<'a> Evaluator<'a> {
     fn improve(&mut self, mask: &Mask, found: Found) {
         // the new best's text and parse are made under a share of the
         // budget, like a worker's candidate: not beside a worker's check
-        let permit = self.checker.budget.take(self.best.text.len(), Turn::BEST, None);
+        let permit = self.checker.budget.take(self.best.text.len(), QueuePlace::BEST, None);
         let text: Arc<[u8]> = Arc::from(self.scratch.unparse(&self.tree, mask));
         self.scratch.trim();
         self.stats.count_improvement(self.best.text.len(), text.len());
