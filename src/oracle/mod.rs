@@ -46,7 +46,7 @@ pub mod stats;
 pub mod stop;
 mod tuning;
 
-use check::{Checker, Done, Eval, Found, Input, Job, Scratch};
+use check::{Buffers, Checker, Done, Eval, Found, Input, Job};
 use dispatch::{Carry, Dispatch, Ledger};
 use guard::{Best, Guard};
 use predict::{Odds, Timing};
@@ -147,7 +147,7 @@ pub struct Evaluator<'a> {
     /// The first failure met; it stops the run.
     failure: Option<anyhow::Error>,
     /// The buffers of `-j 1`'s checks, and of unparsing each new best.
-    scratch: Scratch,
+    buffers: Buffers,
     /// The outcome of every candidate settled so far, in order: where a
     /// forecast of the plan starts.
     outcomes: Vec<bool>,
@@ -195,7 +195,7 @@ impl<'a> Evaluator<'a> {
             odds: Odds::default(),
             sink,
             failure: None,
-            scratch: Scratch::default(),
+            buffers: Buffers::default(),
             outcomes: Vec::new(),
             forecaster: None,
             claimed: HashSet::new(),
@@ -339,8 +339,8 @@ impl<'a> Evaluator<'a> {
         // the new best's text and parse are made under a share of the
         // budget, like a worker's candidate: not beside a worker's check
         let permit = self.checker.budget.take(self.best.text.len(), QueuePlace::BEST, None);
-        let text: Arc<[u8]> = Arc::from(self.scratch.unparse(&self.tree, mask));
-        self.scratch.trim();
+        let text: Arc<[u8]> = Arc::from(self.buffers.unparse(&self.tree, mask));
+        self.buffers.trim();
         self.stats.count_improvement(self.best.text.len(), text.len());
         // keep the guard's parse in step with the best
         let base = Guard::next_base(self.checker.guard, &self.best, found.base, &text);
@@ -372,7 +372,7 @@ impl<'a> Evaluator<'a> {
             let guess = self.chance(c.context, c.expect) > 0.5;
             // one candidate at a time: no share of the budget to wait for
             let (eval, found) =
-                self.checker.check(&mut self.scratch, self.best.clone(), None, &job);
+                self.checker.check(&mut self.buffers, self.best.clone(), None, &job);
             let done = Done {
                 ticket: 0,
                 index: c.index,
