@@ -21,7 +21,7 @@
 
 use std::collections::HashSet;
 use std::sync::atomic::Ordering;
-use std::sync::mpsc;
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -47,7 +47,7 @@ pub mod stop;
 mod tuning;
 
 use check::{Buffers, Checker, Done, Eval, Found, Input, Job};
-use dispatch::{Carry, Dispatch, Ledger};
+use dispatch::{Dispatch, DispatchHost, Handover, Workers};
 use guard::{Best, Guard};
 use predict::{Odds, Timing};
 use queue::QueuePlace;
@@ -159,8 +159,8 @@ pub struct Evaluator<'a> {
     rechecks: Vec<(TextKey, Option<bool>)>,
     /// The run's workers, if started ([`Evaluator::start_workers`]).
     pool: Option<Pool>,
-    /// What one pass's scheduling hands the next (see [`Carry`]).
-    carry: Carry,
+    /// What one pass's scheduling hands the next (see [`Handover`]).
+    handover: Handover,
 }
 
 impl std::fmt::Debug for Evaluator<'_> {
@@ -201,7 +201,7 @@ impl<'a> Evaluator<'a> {
             claimed: HashSet::new(),
             rechecks: Vec::new(),
             pool: None,
-            carry: Carry::default(),
+            handover: Handover::default(),
         }
     }
 
@@ -403,8 +403,8 @@ impl<'a> Evaluator<'a> {
             let verdict = self.dispatch(candidates, &pool);
             self.drain(pool);
             // its tests ahead ended with its workers: none runs on
-            self.carry.ahead.clear();
-            self.carry.recheck = None;
+            self.handover.ahead.clear();
+            self.handover.recheck = None;
             verdict
         })
     }
@@ -412,10 +412,10 @@ impl<'a> Evaluator<'a> {
     /// Settles `candidates` on the workers of `pool`. The tests ahead of a
     /// pass that ended as assumed go on running, for the next pass.
     fn dispatch(&mut self, candidates: &mut dyn Candidates, pool: &Pool) -> Verdict {
-        let carry = std::mem::take(&mut self.carry);
-        let mut dispatch = Dispatch::new(self.tree.clone(), carry);
-        let verdict = dispatch.run(self, candidates, &pool.jobs, &pool.done);
-        self.carry = dispatch.into_carry();
+        let handover = std::mem::take(&mut self.handover);
+        let mut dispatch = Dispatch::new(self.tree.clone(), handover);
+        let verdict = dispatch.run(self, candidates, pool);
+        self.handover = dispatch.into_handover();
         verdict
     }
 
@@ -435,7 +435,7 @@ impl<'a> Evaluator<'a> {
     /// Ends the workers [`Evaluator::start_workers`] started, once their
     /// current tests end (tests ahead no pass needs now are cancelled).
     pub fn stop_workers(&mut self) {
-        let Carry { ahead, recheck, .. } = std::mem::take(&mut self.carry);
+        let Handover { ahead, recheck, .. } = std::mem::take(&mut self.handover);
         for (_, cancel) in ahead {
             cancel.set();
         }
@@ -486,6 +486,20 @@ impl Pool {
     }
 }
 
+impl Workers for Pool {
+    fn send(&self, job: Job) -> bool {
+        self.jobs.send(job).is_ok()
+    }
+
+    fn recv_timeout(&self, wait: Duration) -> Result<Done, RecvTimeoutError> {
+        self.done.recv_timeout(wait)
+    }
+
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+}
+
 /// What the evaluator's tests so far tell a forecast: the odds it guesses
 /// by, and the texts tested or running.
 struct OracleHistory<'e, 'a> {
@@ -512,7 +526,7 @@ impl Oracle for Evaluator<'_> {
     }
 }
 
-impl Ledger for Evaluator<'_> {
+impl DispatchHost for Evaluator<'_> {
     fn jobs(&self) -> usize {
         self.jobs
     }
@@ -606,7 +620,13 @@ impl Ledger for Evaluator<'_> {
         s.wasted + s.ahead.saturating_sub(s.ahead_used) + s.cancelled < s.useful_tests
     }
 
-    fn ahead(&mut self, assumed: &[bool], want: usize, sure: f64, floors: (f64, f64)) -> Forecast {
+    fn forecast(
+        &mut self,
+        assumed: &[bool],
+        want: usize,
+        sure: f64,
+        floors: (f64, f64),
+    ) -> Forecast {
         let Some(forecaster) = self.forecaster.as_mut() else { return Forecast::default() };
         let settled = self.outcomes.len();
         self.outcomes.extend_from_slice(assumed);

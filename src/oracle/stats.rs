@@ -1,7 +1,10 @@
 //! Counters of a run: what the summary line and `--stats-json` report.
 //!
 //! The evaluator counts what happened to each candidate; a plan's phases
-//! (and HDD levels) key the per-phase figures.
+//! (and HDD levels) key the per-phase figures. Invariant: a test that ran
+//! is counted once, when its answer comes, whether its answer was used or
+//! not; the scheduler reads the counts only to bound its waste (see
+//! `tuning::SPARE_CHANCE`).
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

@@ -140,7 +140,8 @@ struct ForecastHost<'a, 'o> {
     /// Candidates answered so far.
     answered: usize,
     /// The chance that what was guessed so far holds, and that the probes
-    /// of the current round turn out as guessed (see `Dispatch::chain_odds`).
+    /// of the current round turn out as guessed (as the scheduler counts them:
+    /// `Chain::odds` in `oracle::dispatch::chain`).
     sure: f64,
     round: f64,
     texts: Vec<Arc<[u8]>>,
