@@ -34,8 +34,8 @@ use crate::oracle::guard::Guard;
 use crate::oracle::runner::{Layout, Outcome, Runner, Spec};
 use crate::oracle::stats::Stats;
 use crate::oracle::stop::{Alarm, Cancel, Stop};
-use crate::oracle::{Answer, Evaluator, Foresight, Settings, Sink, StopReason};
-use crate::reduce::ahead::{self, Foreseen, Guide, Reach, Views};
+use crate::oracle::{Answer, Evaluator, Forecaster, Settings, Sink, StopReason};
+use crate::reduce::ahead::{self, Forecast, ForecastRequest, TestHistory, Views};
 use crate::reduce::{rename, Host, Oracle, Order, Phase, Plan, Units, View};
 use crate::syntax::{chars, dump, forest, layout, TextKey, Tree};
 
@@ -243,7 +243,7 @@ fn reduce_from(config: &Config, stop: &Arc<Stop>, began: Instant, beside: bool) 
     };
     if config.jobs > 1 && input.len() <= FORECAST_MAX_INPUT {
         // free workers test the next pass's first candidates ahead
-        bench.ev.set_foresight(Box::new(Forecasts {
+        bench.ev.set_forecaster(Box::new(Forecasts {
             plan,
             input: bench.tree.src_arc(),
             frontend: &*frontend,
@@ -716,10 +716,10 @@ impl Views for Forecasts<'_> {
     }
 }
 
-impl Foresight for Forecasts<'_> {
-    fn foresee(&mut self, reach: Reach<'_>, guide: &dyn Guide) -> Foreseen {
+impl Forecaster for Forecasts<'_> {
+    fn forecast(&mut self, request: ForecastRequest<'_>, history: &dyn TestHistory) -> Forecast {
         let (plan, input) = (self.plan, self.input.clone());
-        ahead::foresee(&plan, self, input, reach, guide)
+        ahead::forecast(&plan, self, input, request, history)
     }
 }
 

@@ -11,7 +11,14 @@
 //! A text of a later pass tested ahead (see [`crate::reduce::ahead`]) goes
 //! the same way from step 2, always under the guard; its outcome waits in
 //! the cache for the candidates that need it (the first one settled takes
-//! it as its test's).
+//! it as its test's). The final re-check run ahead runs the test whatever
+//! the cache knows, and its outcome stays out of the cache.
+//!
+//! Here too: the jobs the scheduler sends and the answers that come back
+//! ([`Job`], [`Done`]), and the worker loop ([`Checker::work`]), one text
+//! buffer per worker. Invariant: an outcome in the cache is one the test
+//! gave for the very text (or the guard's refusal, which counts only while
+//! the guard is on), so a cache hit answers as the test would.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -21,9 +28,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use super::guard::{Best, Budget, Guard, Permit, Recent, Turn, SMALL};
+use super::budget::{Budget, Permit};
+use super::guard::{Best, Guard, Recent};
+use super::queue::QueuePlace;
 use super::runner::{Outcome, Runner};
 use super::stop::Cancel;
+use super::tuning::{LARGE_BUFFER, SMALL, WAIT_POLL};
 use crate::language::GuardBase;
 use crate::reduce::ahead::Seen;
 use crate::syntax::{Mask, TextKey, Tree, Unparser};
@@ -75,8 +85,8 @@ pub(super) enum Input {
     /// goes to the cache, where it waits for the candidate (see
     /// [`crate::reduce::ahead`]).
     Ahead(Arc<[u8]>),
-    /// The text the plan was foreseen to end on: the final re-check of
-    /// the result, run ahead (see [`Recheck`](super::dispatch::Recheck)).
+    /// The text the plan was forecast to end on: the final re-check of
+    /// the result, run ahead (see `dispatch::ahead`).
     /// The test runs whatever the cache knows; its outcome stays out of the
     /// cache.
     Recheck(Arc<[u8]>),
@@ -134,26 +144,22 @@ pub(super) struct Done {
 }
 
 /// A worker's reusable buffers: one text, whatever the size of the
-/// candidates it checks.
+/// candidates it checks (given back when larger than [`LARGE_BUFFER`]).
 #[derive(Default)]
-pub(super) struct Scratch {
+pub(super) struct Buffers {
     unparser: Unparser,
     text: Vec<u8>,
 }
 
-impl Scratch {
-    /// A text buffer larger than this is given back after each candidate:
-    /// workers waiting for work then hold nothing, whatever `-j` is.
-    const KEEP: usize = 1 << 20;
-
+impl Buffers {
     /// Gives back a large text buffer.
     pub(super) fn trim(&mut self) {
-        Scratch::trim_text(&mut self.text);
+        Buffers::trim_text(&mut self.text);
     }
 
     /// Gives back `text`'s buffer if it is large.
     fn trim_text(text: &mut Vec<u8>) {
-        if text.capacity() > Self::KEEP {
+        if text.capacity() > LARGE_BUFFER {
             *text = Vec::new();
         }
     }
@@ -187,10 +193,6 @@ struct Running {
     ended: Mutex<Option<Option<bool>>>,
     wake: Condvar,
 }
-
-/// How often a worker waiting for another's test of the same text looks
-/// whether its own candidate was cancelled meanwhile.
-const WAIT_POLL: Duration = Duration::from_millis(20);
 
 /// Marks a text as being tested by one worker until dropped, when the
 /// waiting workers learn the outcome (`None` unless set).
@@ -292,7 +294,7 @@ impl<'a> Checker<'a> {
     /// Decides one candidate.
     pub(super) fn check(
         &self,
-        scratch: &mut Scratch,
+        buffers: &mut Buffers,
         best: Best,
         permit: Option<Permit<'_>>,
         job: &Job,
@@ -300,54 +302,31 @@ impl<'a> Checker<'a> {
         let started = Instant::now();
         let ahead = job.ahead();
         match &job.input {
-            Input::Mask(tree, mask) => scratch.unparser.unparse(tree, mask, &mut scratch.text),
+            Input::Mask(tree, mask) => buffers.unparser.unparse(tree, mask, &mut buffers.text),
             Input::Ahead(text) => {
-                scratch.text.clear();
-                scratch.text.extend_from_slice(text);
+                buffers.text.clear();
+                buffers.text.extend_from_slice(text);
             }
             Input::Recheck(text) => {
                 drop(best);
                 return (self.recheck(text, permit, &job.cancel), None);
             }
         }
-        let text = &scratch.text;
-        if text[..] == *best.text {
+        if buffers.text[..] == *best.text {
             add_time(&self.unparse_ns, started);
             return (Ok(Eval::Same), None);
         }
-        let key = TextKey::of(text);
+        let key = TextKey::of(&buffers.text);
         add_time(&self.unparse_ns, started);
         let unguarded = !ahead && self.unguarded.load(Ordering::Relaxed);
         let cached = self.cached(key, unguarded);
         // the guard's parse of the candidate becomes the base if the
         // candidate becomes the best
         let mut base = None;
-        let mut guarded = || {
-            let Some(g) = self.guard.filter(|_| !unguarded) else { return false };
-            // a small text is re-parsed from the closest recent parse,
-            // parsed in turn (see `Recent`); a large one from the best's
-            let small = text.len() <= SMALL;
-            let turn = Turn::of(job.index, job.ticket);
-            let slot = small.then(|| self.recent.slot(turn, &job.cancel));
-            let started = Instant::now();
-            let from = match small {
-                true => self.recent.closest(&best, text),
-                false => best.base.clone(),
-            };
-            let (rejected, parse) = g.rejects(from.as_deref(), text);
-            let parse = parse.map(Arc::new);
-            if let Some(parse) = parse.as_ref().filter(|_| small) {
-                self.recent.keep(text, parse.clone());
-            }
-            drop(slot);
-            base = parse.filter(|_| self.keep_parses);
-            add_time(&self.guard_ns, started);
-            rejected
-        };
         let mut testing = None;
         let eval = if let Some(eval) = cached {
             eval
-        } else if guarded() {
+        } else if self.guard_rejects(job, &best, &buffers.text, unguarded, &mut base) {
             self.cache.lock().expect("cache lock").insert(key, Known::Guarded);
             Eval::Guarded
         } else if let Some(eval) = self.same_text_tested(key, unguarded, &job.cancel, &mut testing)
@@ -357,35 +336,81 @@ impl<'a> Checker<'a> {
             // the test does not need the best: an older one is not kept
             // alive (text and parse) while it runs
             drop(best);
-            let started = Instant::now();
-            let written = |text: &mut Vec<u8>| {
-                Scratch::trim_text(text);
-                drop(permit);
-            };
-            let run = self.runner.run(&mut scratch.text, written, &job.cancel);
-            let total = started.elapsed();
-            match run {
-                Ok(report) => {
-                    let setup = total.saturating_sub(report.elapsed);
-                    self.setup_ns.fetch_add(setup.as_nanos() as u64, Ordering::Relaxed);
-                    if report.outcome != Outcome::Cancelled {
-                        let interesting = report.outcome.is_interesting();
-                        let known = match ahead {
-                            true => Known::Ahead(interesting, report.elapsed),
-                            false => Known::Tested(interesting),
-                        };
-                        self.cache.lock().expect("cache lock").insert(key, known);
-                        if let Some(t) = testing.as_mut() {
-                            t.outcome = Some(interesting);
-                        }
-                    }
-                    Eval::Tested(report.outcome, report.elapsed)
-                }
+            match self.test(buffers, key, job, permit, testing.as_mut()) {
+                Ok(eval) => eval,
                 Err(e) => return (Err(e), None),
             }
         };
         let found = eval.interesting().then_some(Found { base });
         (Ok(eval), found)
+    }
+
+    /// Whether the syntax guard, if on for this candidate, rejects its
+    /// `text`; the guard's parse of it goes to `base` when answers keep
+    /// their parses (see [`Found`]).
+    fn guard_rejects(
+        &self,
+        job: &Job,
+        best: &Best,
+        text: &[u8],
+        unguarded: bool,
+        base: &mut Option<Arc<GuardBase>>,
+    ) -> bool {
+        let Some(g) = self.guard.filter(|_| !unguarded) else { return false };
+        // a small text is re-parsed from the closest recent parse, parsed
+        // in the order the candidates are needed (see `Recent`); a large
+        // one from the best's
+        let small = text.len() <= SMALL;
+        let place = QueuePlace::of(job.index, job.ticket);
+        let slot = small.then(|| self.recent.slot(place, &job.cancel));
+        let started = Instant::now();
+        let from = match small {
+            true => self.recent.closest(best, text),
+            false => best.base.clone(),
+        };
+        let (rejected, parse) = g.rejects(from.as_deref(), text);
+        let parse = parse.map(Arc::new);
+        if let Some(parse) = parse.as_ref().filter(|_| small) {
+            self.recent.keep(text, parse.clone());
+        }
+        drop(slot);
+        *base = parse.filter(|_| self.keep_parses);
+        add_time(&self.guard_ns, started);
+        rejected
+    }
+
+    /// Runs the user's test on `job`'s text, in `buffers` (`permit` given
+    /// back once it is written), and caches its outcome by the text's hash
+    /// `key`, unless it was cancelled; the workers waiting for the same
+    /// text learn it through `testing`.
+    fn test(
+        &self,
+        buffers: &mut Buffers,
+        key: TextKey,
+        job: &Job,
+        permit: Option<Permit<'_>>,
+        testing: Option<&mut Testing<'_>>,
+    ) -> Result<Eval> {
+        let started = Instant::now();
+        let written = |text: &mut Vec<u8>| {
+            Buffers::trim_text(text);
+            drop(permit);
+        };
+        let report = self.runner.run(&mut buffers.text, written, &job.cancel)?;
+        let setup = started.elapsed().saturating_sub(report.elapsed);
+        self.setup_ns.fetch_add(setup.as_nanos() as u64, Ordering::Relaxed);
+        if report.outcome != Outcome::Cancelled {
+            let interesting = report.outcome.is_interesting();
+            let known = match job.ahead() {
+                true => Known::Ahead(interesting, report.elapsed),
+                false => Known::Tested(interesting),
+            };
+            self.cache.lock().expect("cache lock").insert(key, known);
+            if let Some(t) = testing {
+                t.outcome = Some(interesting);
+            }
+        }
+        Ok(Eval::Tested(report.outcome, report.elapsed))
     }
 
     /// Runs the test on `text` once more, for the final re-check.
@@ -449,7 +474,7 @@ impl<'a> Checker<'a> {
     /// A worker: checks the jobs it receives (against the best as it is
     /// when each job starts) until the queue closes.
     pub(super) fn work(&self, jobs: &Mutex<mpsc::Receiver<Job>>, done: mpsc::Sender<Done>) {
-        let mut scratch = Scratch::default();
+        let mut buffers = Buffers::default();
         loop {
             let job = match jobs.lock().expect("job queue").recv() {
                 Ok(job) => job,
@@ -463,14 +488,14 @@ impl<'a> Checker<'a> {
                 // copy of the text; taken before the best is picked up, so
                 // that a worker waiting for it keeps no old best alive
                 let len = self.best.lock().expect("best lock").text.len();
-                let turn = Turn::of(job.index, job.ticket);
-                let permit = self.budget.take(len, turn, Some(&job.cancel));
+                let place = QueuePlace::of(job.index, job.ticket);
+                let permit = self.budget.take(len, place, Some(&job.cancel));
                 if job.cancel.is_set() {
                     (Ok(Eval::Dropped), None)
                 } else {
                     let best = self.best.lock().expect("best lock").clone();
-                    let checked = self.check(&mut scratch, best, permit, &job);
-                    scratch.trim();
+                    let checked = self.check(&mut buffers, best, permit, &job);
+                    buffers.trim();
                     checked
                 }
             };

@@ -7,6 +7,11 @@
 use std::collections::{HashMap, VecDeque};
 use std::time::Duration;
 
+use super::tuning::{
+    EXPECTED_CHANCE, FOLD_CHANCE, ODDS_DECAY, PASS_SEPARATION, PRIOR_WEIGHT, SLOW_FAIL_MARGIN,
+    SLOW_FAIL_QUANTILE, SLOW_FAIL_SLACK, TIMING_MIN_FAILS, TIMING_MIN_PASSES, TIMING_WINDOW,
+    UNEXPECTED_CHANCE,
+};
 use crate::reduce::{Context, Step};
 
 /// How long recent tests took, by outcome, from handing the candidate to a
@@ -25,10 +30,6 @@ pub(super) struct Timing {
     passes: VecDeque<Duration>,
 }
 
-/// Recent tests remembered per outcome: tests get quicker as the input
-/// shrinks, so old ones say little.
-const TIMING_WINDOW: usize = 24;
-
 impl Timing {
     pub(super) fn record(&mut self, interesting: bool, took: Duration) {
         let times = if interesting { &mut self.passes } else { &mut self.fails };
@@ -41,12 +42,12 @@ impl Timing {
     /// How long a test must have run to be guessed interesting, when the
     /// recent tests tell the outcomes apart by time.
     pub(super) fn likely_interesting_after(&self) -> Option<Duration> {
-        if self.fails.len() < 4 || self.passes.len() < 2 {
+        if self.fails.len() < TIMING_MIN_FAILS || self.passes.len() < TIMING_MIN_PASSES {
             return None;
         }
-        let slow_fail = quantile(&self.fails, 0.9);
-        let after = slow_fail.mul_f64(1.1) + Duration::from_millis(2);
-        (quantile(&self.passes, 0.5) > after.mul_f64(1.5)).then_some(after)
+        let slow_fail = quantile(&self.fails, SLOW_FAIL_QUANTILE);
+        let after = slow_fail.mul_f64(SLOW_FAIL_MARGIN) + SLOW_FAIL_SLACK;
+        (quantile(&self.passes, 0.5) > after.mul_f64(PASS_SEPARATION)).then_some(after)
     }
 }
 
@@ -65,23 +66,6 @@ pub(super) struct Odds {
     by_context: HashMap<Context, [f64; 2]>,
     by_step: HashMap<Step, [f64; 2]>,
 }
-
-/// How many outcomes a coarser estimate weighs as, against a finer one.
-const PRIOR_WEIGHT: f64 = 2.0;
-
-/// What an outcome is worth after each later one of the same context (or
-/// step): the last half dozen or so decide. BENCHMARKS.md ("Parallel
-/// tests") measures it against counting every outcome alike.
-const ODDS_DECAY: f64 = 0.85;
-
-/// The chance that a fold step passes. It adds a change that passed alone
-/// to those before it, so it fails only where two changes interfere: a
-/// few times in a fold of dozens (c-grep's level 2: 3 of 60). The learned
-/// odds, which weigh the last half dozen outcomes, never get past about
-/// 0.95, which held a fold's chain to about 30 steps at once; at 0.99 the
-/// whole fold goes out, and each interference costs one test latency
-/// (BENCHMARKS.md, "The budget's line, and a window").
-const FOLD_CHANCE: f64 = 0.99;
 
 impl Odds {
     pub(super) fn learn(&mut self, context: Context, interesting: bool) {
@@ -105,7 +89,7 @@ impl Odds {
             let [no, yes] = seen.copied().unwrap_or_default();
             (yes + PRIOR_WEIGHT * prior) / (no + yes + PRIOR_WEIGHT)
         };
-        let search = if expect { 0.8 } else { 0.2 };
+        let search = if expect { EXPECTED_CHANCE } else { UNEXPECTED_CHANCE };
         let step = blend(self.by_step.get(&context.step), search);
         blend(self.by_context.get(&context), step)
     }

@@ -1,7 +1,10 @@
 //! Counters of a run: what the summary line and `--stats-json` report.
 //!
 //! The evaluator counts what happened to each candidate; a plan's phases
-//! (and HDD levels) key the per-phase figures.
+//! (and HDD levels) key the per-phase figures. Invariant: a test that ran
+//! is counted once, when its answer comes, whether its answer was used or
+//! not; the scheduler reads the counts only to bound its waste (see
+//! `tuning::SPARE_CHANCE`).
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -41,7 +44,7 @@ pub struct Stats {
     /// Tests killed before they finished because their answer was no longer needed.
     pub cancelled: u64,
     /// The final re-check of the result ran ahead, beside the plan's last
-    /// tests, on the text the plan was foreseen to end on (with `-j`): no
+    /// tests, on the text the plan was forecast to end on (with `-j`): no
     /// test latency after the plan. Its run is counted in `tests`, as are
     /// those of re-checks ahead on a text the plan did not end on (wasted).
     pub recheck_ahead: bool,

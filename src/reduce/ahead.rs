@@ -4,7 +4,7 @@
 //! A plan decides its next pass on what the one before it found (counts,
 //! a fresh parse of the new best), so with `-j` each pass boundary costs
 //! a full test latency: the next pass's first candidates are not known
-//! until the last candidate of the pass before is settled. [`foresee`]
+//! until the last candidate of the pass before is settled. [`forecast`]
 //! knows them earlier. It runs the plan again from the start on a host of
 //! its own, answering each candidate with the outcome already settled for
 //! it (the plan is deterministic, so it proposes the same candidates in
@@ -21,8 +21,10 @@ use std::sync::Arc;
 use super::{Candidates, Context, Host, Oracle, Phase, Plan, Verdict, View};
 use crate::syntax::{TextKey, Tree, Unparser};
 
-/// What [`foresee`] asks of the oracle about candidates past what is known.
-pub trait Guide {
+/// What the oracle's tests so far say, as [`forecast`] asks it about
+/// candidates past what is known: the odds of a candidate like this, and
+/// what is known of a text.
+pub trait TestHistory {
     /// The chance that a candidate like this turns out interesting.
     fn chance(&self, context: Context, expect: bool) -> f64;
 
@@ -47,9 +49,9 @@ pub trait Views {
     fn view(&mut self, view: View, text: &Arc<[u8]>) -> Option<Arc<Tree>>;
 }
 
-/// Where a forecast starts and how far it goes.
+/// What a forecast is asked: where it starts and how far it goes.
 #[derive(Clone, Copy, Debug)]
-pub struct Reach<'o> {
+pub struct ForecastRequest<'o> {
     /// The outcome of every candidate the plan has settled, in order, then
     /// those assumed for the candidates of the pass in flight.
     pub outcomes: &'o [bool],
@@ -63,7 +65,7 @@ pub struct Reach<'o> {
 
 /// What a forecast found.
 #[derive(Debug, Default)]
-pub struct Foreseen {
+pub struct Forecast {
     /// The texts to test, the likeliest to be needed first.
     pub texts: Vec<Arc<[u8]>>,
     /// The text the plan ends on if its guesses hold, when the forecast got
@@ -71,7 +73,7 @@ pub struct Foreseen {
     /// runs the final re-check of the result on it ahead.
     pub last: Option<Arc<[u8]>>,
     /// The other branch of the forecast's first guess about a candidate
-    /// that commits, to be foreseen too where workers are left.
+    /// that commits, to be forecast too where workers are left.
     pub branch: Option<Branch>,
 }
 
@@ -80,35 +82,35 @@ pub struct Foreseen {
 /// round), and the chance that it is the one taken.
 ///
 /// A pass of one candidate (renaming, a coordinated group) is guessed from
-/// its search's prior, and when the guess goes wrong every text foreseen
+/// its search's prior, and when the guess goes wrong every text forecast
 /// after it is of no use: the next pass's first tests then start a test
-/// latency later. Foreseen too, they run beside the guessed branch's.
+/// latency later. Forecast too, its texts run beside the guessed branch's.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Branch {
     pub outcomes: Vec<bool>,
     pub chance: f64,
 }
 
-/// The texts `plan` will test after the candidates whose outcomes `reach`
+/// The texts `plan` will test after the candidates whose outcomes `request`
 /// gives, if its guesses hold: those not known or running already, the
 /// likeliest to be needed first; and the text it ends on, if the forecast
 /// gets there. `input`: the text the plan started on.
-pub fn foresee(
+pub fn forecast(
     plan: &Plan,
     views: &mut dyn Views,
     input: Arc<[u8]>,
-    reach: Reach<'_>,
-    guide: &dyn Guide,
-) -> Foreseen {
-    let mut host = Forecast {
+    request: ForecastRequest<'_>,
+    history: &dyn TestHistory,
+) -> Forecast {
+    let mut host = ForecastHost {
         views,
-        guide,
-        reach,
+        history,
+        request,
         best: input,
         tree: None,
         guarded: true,
         answered: 0,
-        sure: reach.sure,
+        sure: request.sure,
         round: 1.0,
         texts: Vec::new(),
         seen: HashSet::new(),
@@ -119,16 +121,16 @@ pub fn foresee(
     };
     // it stops itself once it has what it wants
     let ended = plan.run(&mut host).is_ok();
-    let likely = host.sure * host.round >= reach.floor;
+    let likely = host.sure * host.round >= request.floor;
     let last = (ended && likely).then(|| host.best.clone());
-    Foreseen { texts: host.texts, last, branch: host.branch }
+    Forecast { texts: host.texts, last, branch: host.branch }
 }
 
 /// The plan's host and oracle of a forecast.
-struct Forecast<'a, 'o> {
+struct ForecastHost<'a, 'o> {
     views: &'a mut dyn Views,
-    guide: &'a dyn Guide,
-    reach: Reach<'o>,
+    history: &'a dyn TestHistory,
+    request: ForecastRequest<'o>,
     /// The best text, as the plan's outcomes so far make it.
     best: Arc<[u8]>,
     /// The view candidates are unparsed against.
@@ -138,7 +140,8 @@ struct Forecast<'a, 'o> {
     /// Candidates answered so far.
     answered: usize,
     /// The chance that what was guessed so far holds, and that the probes
-    /// of the current round turn out as guessed (see `Dispatch::chain_odds`).
+    /// of the current round turn out as guessed (as the scheduler counts them:
+    /// `Chain::odds` in `oracle::dispatch::chain`).
     sure: f64,
     round: f64,
     texts: Vec<Arc<[u8]>>,
@@ -150,7 +153,7 @@ struct Forecast<'a, 'o> {
     buffer: Vec<u8>,
 }
 
-impl Forecast<'_, '_> {
+impl ForecastHost<'_, '_> {
     /// The outcome a candidate of text `self.buffer` is given; collects the
     /// text when it is to be tested ahead. `None`: the forecast has what it
     /// wants.
@@ -158,11 +161,11 @@ impl Forecast<'_, '_> {
         if self.buffer[..] == *self.best {
             return Some(true);
         }
-        let seen = self.guide.seen(&self.buffer);
+        let seen = self.history.seen(&self.buffer);
         if let Seen::Known(known) = seen {
             return Some(known);
         }
-        let chance = self.guide.chance(context, expect);
+        let chance = self.history.chance(context, expect);
         if commit && self.branch.is_none() {
             let mut outcomes = self.given.clone();
             outcomes.push(chance <= 0.5);
@@ -181,12 +184,12 @@ impl Forecast<'_, '_> {
             true => self.sure *= sure,
             false => self.round *= sure,
         }
-        let enough = self.texts.len() >= self.reach.want || self.sure < self.reach.floor;
+        let enough = self.texts.len() >= self.request.want || self.sure < self.request.floor;
         (!enough).then_some(chance > 0.5)
     }
 }
 
-impl Host for Forecast<'_, '_> {
+impl Host for ForecastHost<'_, '_> {
     fn view(&mut self, view: View) -> Option<Arc<Tree>> {
         let tree = self.views.view(view, &self.best)?;
         self.tree = Some(tree.clone());
@@ -199,11 +202,11 @@ impl Host for Forecast<'_, '_> {
     }
 }
 
-impl Oracle for Forecast<'_, '_> {
+impl Oracle for ForecastHost<'_, '_> {
     fn evaluate(&mut self, candidates: &mut dyn Candidates) -> Verdict {
         let Some(tree) = self.tree.clone() else { return Verdict::Stopped };
         while let Some(c) = candidates.next() {
-            let known = self.reach.outcomes.get(self.answered).copied();
+            let known = self.request.outcomes.get(self.answered).copied();
             self.answered += 1;
             let outcome = match known {
                 Some(outcome) => outcome,
@@ -251,13 +254,13 @@ mod tests {
         }
     }
 
-    /// A guide that knows the texts a map holds and guesses `chance`.
-    struct Known<'m> {
+    /// A history that knows the texts a map holds and guesses `chance`.
+    struct MapHistory<'m> {
         map: &'m RefCell<HashMap<Vec<u8>, bool>>,
         chance: f64,
     }
 
-    impl Guide for Known<'_> {
+    impl TestHistory for MapHistory<'_> {
         fn chance(&self, _: Context, _: bool) -> f64 {
             self.chance
         }
@@ -335,9 +338,10 @@ mod tests {
         // fail, and known where a test ran)
         for cut in 0..outcomes.len() {
             map.borrow_mut().clear();
-            let guide = Known { map: &map, chance: 0.0 };
-            let reach = Reach { outcomes: &outcomes[..cut], want: 3, sure: 1.0, floor: 0.2 };
-            let texts = foresee(&plan(), &mut Flat, input.clone(), reach, &guide).texts;
+            let history = MapHistory { map: &map, chance: 0.0 };
+            let request =
+                ForecastRequest { outcomes: &outcomes[..cut], want: 3, sure: 1.0, floor: 0.2 };
+            let texts = forecast(&plan(), &mut Flat, input.clone(), request, &history).texts;
             // what the run tried next, up to the first guess that failed
             let mut next: Vec<&[u8]> = Vec::new();
             for (text, outcome) in &real.log[cut..] {
@@ -353,29 +357,29 @@ mod tests {
             assert_eq!(got[..next.len()], next[..], "after {cut} outcomes");
         }
         // every outcome known: the forecast gets to the end, on the result
-        let guide = Known { map: &map, chance: 0.0 };
-        let reach = Reach { outcomes: &outcomes, want: 3, sure: 1.0, floor: 0.2 };
-        let foreseen = foresee(&plan(), &mut Flat, input.clone(), reach, &guide);
-        assert!(foreseen.texts.is_empty());
-        assert_eq!(foreseen.last.as_deref(), Some(&real.best[..]));
+        let history = MapHistory { map: &map, chance: 0.0 };
+        let request = ForecastRequest { outcomes: &outcomes, want: 3, sure: 1.0, floor: 0.2 };
+        let result = forecast(&plan(), &mut Flat, input.clone(), request, &history);
+        assert!(result.texts.is_empty());
+        assert_eq!(result.last.as_deref(), Some(&real.best[..]));
     }
 
     #[test]
     fn a_forecast_skips_texts_already_known_and_stops_at_its_floor() {
         let input: Arc<[u8]> = Arc::from(&b"(){}[];,.:(){}[];,.:(){}[];,.:(){}[];,.:"[..]);
         let map = RefCell::new(HashMap::new());
-        let reach = Reach { outcomes: &[], want: 100, sure: 1.0, floor: 0.2 };
+        let request = ForecastRequest { outcomes: &[], want: 100, sure: 1.0, floor: 0.2 };
         // every guess 0.9 sure of a failure, each of a change that commits:
         // 0.9^16 < 0.2 < 0.9^15
-        let guide = Known { map: &map, chance: 0.1 };
-        let foreseen = foresee(&plan(), &mut Flat, input.clone(), reach, &guide);
-        let texts = foreseen.texts;
+        let history = MapHistory { map: &map, chance: 0.1 };
+        let result = forecast(&plan(), &mut Flat, input.clone(), request, &history);
+        let texts = result.texts;
         assert_eq!(texts.len(), 16);
         // stopped at its floor, it cannot say where the plan ends
-        assert_eq!(foreseen.last, None);
+        assert_eq!(result.last, None);
         // the first text known to fail: it is not collected again
         map.borrow_mut().insert(texts[0].to_vec(), false);
-        let again = foresee(&plan(), &mut Flat, input.clone(), reach, &guide).texts;
+        let again = forecast(&plan(), &mut Flat, input.clone(), request, &history).texts;
         assert_eq!(again[0], texts[1]);
         // a forecast never tests the input itself
         assert!(texts.iter().all(|t| **t != *input));
@@ -386,16 +390,17 @@ mod tests {
         let input: Arc<[u8]> = Arc::from(&b"(){}[];,.:"[..]);
         let map = RefCell::new(HashMap::new());
         // every candidate guessed to fail, 0.9 sure
-        let guide = Known { map: &map, chance: 0.1 };
-        let reach = Reach { outcomes: &[], want: 100, sure: 1.0, floor: 0.2 };
-        let main = foresee(&plan(), &mut Flat, input.clone(), reach, &guide);
+        let history = MapHistory { map: &map, chance: 0.1 };
+        let request = ForecastRequest { outcomes: &[], want: 100, sure: 1.0, floor: 0.2 };
+        let main = forecast(&plan(), &mut Flat, input.clone(), request, &history);
         let branch = main.branch.expect("a branch");
         // the first candidate, taken after all
         assert_eq!(branch.outcomes, [true]);
         assert!((branch.chance - 0.1).abs() < 1e-9, "{}", branch.chance);
         let first = main.texts[0].clone();
-        let reach = Reach { outcomes: &branch.outcomes, want: 3, sure: 1.0, floor: 0.2 };
-        let other = foresee(&plan(), &mut Flat, input.clone(), reach, &guide).texts;
+        let request =
+            ForecastRequest { outcomes: &branch.outcomes, want: 3, sure: 1.0, floor: 0.2 };
+        let other = forecast(&plan(), &mut Flat, input.clone(), request, &history).texts;
         // what the plan tries when only that first candidate is interesting
         let only_first = |t: &[u8]| *t == first[..];
         let mut real =
