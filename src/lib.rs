@@ -12,9 +12,11 @@
 //!                     every candidate = unparse(Tree, Mask) ─▶ oracle (the user's test)
 //! ```
 //!
-//! Five layers, each knowing nothing of those above it (`ARCHITECTURE.md`
+//! Six layers, each knowing nothing of those above it (`ARCHITECTURE.md`
 //! states what each may use):
 //!
+//! - [`os`]: OS plumbing that knows nothing of reduction: directories past
+//!   `PATH_MAX`, stopping, ending a test's processes, the session directory.
 //! - [`syntax`]: the arena [`syntax::Tree`], candidates as bitsets over its
 //!   nodes ([`syntax::Mask`]) and their text ([`syntax::Unparser`]).
 //! - [`language`]: the registry of languages, their grammar data, and the
@@ -58,5 +60,6 @@
 pub mod app;
 pub mod language;
 pub mod oracle;
+pub mod os;
 pub mod reduce;
 pub mod syntax;

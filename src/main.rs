@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use hdd::app::cli::{self, Args};
 use hdd::app::error::{code_of, exit};
 use hdd::app::session::{self, Ended, Summary};
-use hdd::oracle::stop::Stop;
+use hdd::os::stop::Stop;
 
 fn main() -> ExitCode {
     few_malloc_arenas();
@@ -26,17 +26,16 @@ fn main() -> ExitCode {
 }
 
 /// glibc gives every thread that allocates its own heap (up to eight per
-/// core) and keeps what is freed there for that thread: with `-j 8` the
-/// workers' parses of large candidates left eight heaps of freed memory,
-/// and the peak grew with `-j`. Two heaps are enough for threads that
-/// mostly wait for tests.
+/// core) and keeps what is freed there for that thread: the workers'
+/// parses of large candidates would leave a heap of freed memory per
+/// worker, and the peak would grow with `-j`. Two heaps are enough for
+/// threads that mostly wait for tests.
 ///
 /// And glibc raises the size from which it maps a block of its own (and
 /// unmaps it when freed) to the largest block freed so far, up to 32 MiB:
-/// after the first large candidate, the texts of the next ones came from
-/// the heaps and stayed there, fragmented (`xml-20` at `-j 8`: 363 MB
-/// against 283 MB with the threshold fixed; `BENCHMARKS.md`, "Memory
-/// against input size"). A fixed threshold keeps it at 128 KiB.
+/// after the first large candidate, the texts of the next ones would come
+/// from the heaps and stay there, fragmented. A fixed threshold keeps it
+/// at 128 KiB (`BENCHMARKS.md`, "Memory against input size").
 fn few_malloc_arenas() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets a tunable of the allocator; it is called
@@ -70,7 +69,7 @@ fn broken_pipe(err: &anyhow::Error) -> bool {
 fn run(args: Args, quiet: bool, stats_json: Option<&std::path::Path>) -> anyhow::Result<u8> {
     let config = args.into_config()?;
     // what a test leaves behind is re-parented to hdd, which ends it
-    hdd::oracle::reaper::adopt_orphans();
+    hdd::os::reaper::adopt_orphans();
     let stop = Stop::install()?;
     let summary = session::reduce(&config, stop)?;
     if let Some(path) = stats_json {

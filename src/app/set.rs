@@ -21,8 +21,8 @@ use anyhow::Result;
 
 use super::error::Fatal;
 use crate::language::{self, LangInfo};
-use crate::oracle::dir;
 use crate::oracle::runner::{Layout, SetLayout};
+use crate::os::dir;
 use crate::syntax::forest;
 
 /// A set of files, as the command line gave it.

@@ -81,3 +81,33 @@ pub fn split_words(s: &str) -> Result<Vec<String>, String> {
     words.extend(word);
     Ok(words)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_parse_with_and_without_units() {
+        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("10m"), Ok(Duration::from_secs(600)));
+        assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
+        assert!(parse_duration("0").is_err());
+        assert!(parse_duration("ten").is_err());
+        assert!(parse_duration("5d").is_err());
+    }
+
+    #[test]
+    fn launcher_words_split_like_a_shell() {
+        let w = |s: &str| split_words(s);
+        assert_eq!(w("srun -Q  -n1").unwrap(), ["srun", "-Q", "-n1"]);
+        assert_eq!(w("a 'b c' \"d \\\" e\" f\\ g ''").unwrap(), ["a", "b c", "d \" e", "f g", ""]);
+        assert_eq!(w("x'y'\"z\"").unwrap(), ["xyz"]);
+        assert!(w("'open").is_err() && w("\"open").is_err() && w("end\\").is_err());
+        assert!(w("  ").unwrap().is_empty());
+        assert_eq!(parse_grace("0"), Ok(Duration::ZERO));
+        assert_eq!(parse_grace("0s"), Ok(Duration::ZERO));
+        assert_eq!(parse_grace("250ms"), Ok(Duration::from_millis(250)));
+    }
+}

@@ -18,8 +18,8 @@
 //! comes, never what it is.
 
 use super::queue::{AllowanceQueue, QueuePlace};
-use super::stop::Cancel;
 use super::tuning::{MIN_BUDGET, SMALL};
+use crate::os::stop::Cancel;
 
 /// The allowance of candidate text, in bytes (see the module's
 /// documentation).

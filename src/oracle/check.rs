@@ -32,9 +32,9 @@ use super::budget::{Budget, Permit};
 use super::guard::{Best, Guard, Recent};
 use super::queue::QueuePlace;
 use super::runner::{Outcome, Runner};
-use super::stop::Cancel;
 use super::tuning::{LARGE_BUFFER, SMALL, WAIT_POLL};
 use crate::language::GuardBase;
+use crate::os::stop::Cancel;
 use crate::reduce::ahead::Seen;
 use crate::syntax::{Mask, TextKey, Tree, Unparser};
 

@@ -16,9 +16,9 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use super::queue::{AllowanceQueue, QueuePlace};
-use super::stop::Cancel;
 use super::tuning::RECENT;
 use crate::language::{Frontend, GuardBase};
+use crate::os::stop::Cancel;
 
 /// The syntax guard: re-parse, and reject candidates with more errors than allowed.
 #[derive(Clone, Copy)]

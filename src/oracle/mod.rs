@@ -13,10 +13,9 @@
 //!   flight at once on the workers of `pool`, settled in that order;
 //!   `predict` guesses what speculation should assume, `forecast` what
 //!   the next passes will test; `tuning` holds every threshold they use.
-//! - [`runner`]: the only place that spawns processes; [`reaper`]: finding
-//!   and ending every process of a test; [`scratch`]: the session directory;
-//!   [`stop`]: signals, `--max-time` and cancelling a test; [`dir`]: paths
-//!   of any length.
+//! - [`runner`]: the only place that spawns processes (the test, the
+//!   formatter of `--format`, the watchdog), on the OS plumbing of
+//!   [`crate::os`].
 //! - [`stats`]: the run's counters.
 //!
 //! Invariants: the settled outcomes, and so the result, are the same for
@@ -36,12 +35,7 @@ mod sink;
 pub mod stats;
 mod tuning;
 
-// the processes and files of a run
-pub mod dir;
-pub mod reaper;
 pub mod runner;
-pub mod scratch;
-pub mod stop;
 
 pub use evaluator::{Evaluator, Settings, StopReason};
 pub use forecast::Forecaster;

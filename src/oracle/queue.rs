@@ -14,8 +14,8 @@
 use std::collections::BTreeSet;
 use std::sync::{Condvar, Mutex};
 
-use super::stop::Cancel;
 use super::tuning::CANCEL_POLL;
+use crate::os::stop::Cancel;
 
 /// Workers in [`QueuePlace`] order for a shared allowance of `limit`
 /// units (see the module's documentation).

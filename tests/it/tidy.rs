@@ -17,11 +17,12 @@ use crate::root;
 
 /// The layers, bottom first, with the layers each may use besides itself.
 const LAYERS: &[(&str, &[&str])] = &[
+    ("os", &[]),
     ("syntax", &[]),
     ("language", &["syntax"]),
     ("reduce", &["syntax"]),
-    ("oracle", &["syntax", "language", "reduce"]),
-    ("app", &["syntax", "language", "reduce", "oracle"]),
+    ("oracle", &["os", "syntax", "language", "reduce"]),
+    ("app", &["os", "syntax", "language", "reduce", "oracle"]),
 ];
 
 /// Every `.rs` file under `src/`, relative to the repository root.

@@ -20,8 +20,8 @@ use std::sync::Arc;
 
 use super::{Dispatch, DispatchHost, Workers};
 use crate::oracle::check::{Done, Input};
-use crate::oracle::stop::Cancel;
 use crate::oracle::tuning::{AHEAD_BRANCH_CHANCE, AHEAD_CHANCE, MIN_CHANCE, REFORECAST_GAIN};
+use crate::os::stop::Cancel;
 use crate::reduce::ahead::Forecast;
 use crate::reduce::Verdict;
 use crate::syntax::TextKey;

@@ -28,8 +28,8 @@ use std::time::Instant;
 
 use crate::oracle::check::{Done, Eval, Input, Job};
 use crate::oracle::runner::Outcome;
-use crate::oracle::stop::Cancel;
 use crate::oracle::tuning::{MIN_WINDOW, STOP_POLL, WINDOW_PER_JOB};
+use crate::os::stop::Cancel;
 use crate::reduce::{Candidates, Verdict};
 use crate::syntax::{Mask, Tree};
 

@@ -26,7 +26,7 @@ use super::predict::{Odds, Timing};
 use super::runner::Runner;
 use super::sink::Sink;
 use super::stats::Stats;
-use super::stop::Cancel;
+use crate::os::stop::Cancel;
 use crate::reduce::{Candidates, Oracle, Verdict};
 use crate::syntax::{TextKey, Tree};
 

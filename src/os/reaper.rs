@@ -10,7 +10,7 @@
 //!   every descendant inherits; the members of a run ([`members`]) are hdd's
 //!   descendants that carry its mark, plus everything under the run's child
 //!   by parent pid (for a descendant that cleared its environment);
-//! - [`Tree::end`] asks them to stop (SIGTERM: `srun` then cancels its
+//! - [`ProcessTree::end`] asks them to stop (SIGTERM: `srun` then cancels its
 //!   remote step), waits a grace period, and SIGKILLs what is left;
 //! - orphans that die as children of hdd are reaped here ([`reap_orphans`]),
 //!   never a test child the runner waits for: those are in [`Registry`],
@@ -216,10 +216,10 @@ fn carries_prefix(pid: i32, prefix: &[u8]) -> bool {
 const ENVIRON_TRIES: u32 = 20;
 
 /// Process `pid`'s environment, once it can be believed. While a process
-/// is in `execve`, `/proc/PID/environ` reads as empty or cut short (seen:
-/// 128 of 1370 bytes) until its new stack is set up; a test's `setsid
-/// sleep 60 &`, caught as its script exited, was taken for a stranger
-/// and outlived its test (in every run of
+/// is in `execve`, `/proc/PID/environ` reads as empty or cut short until
+/// its new stack is set up; believed at once, it would make a test's
+/// `setsid sleep 60 &`, caught as its script exits, a stranger that
+/// outlives its test (pinned by
 /// `regression_a_process_left_by_a_test_that_exited_is_gone_before_the_next_test`).
 /// A read that holds a mark ([`VAR`]`=`) is believed: the strings are in
 /// place before the bounds are. One without is read again until two reads
@@ -307,17 +307,17 @@ fn reap_in(procs: &[Proc]) {
 
 /// The processes of one run: its mark and, while it lives, its first process.
 #[derive(Debug)]
-pub struct Tree {
+pub struct ProcessTree {
     /// `VAR=value`, as it appears in `/proc/PID/environ`.
     entry: Vec<u8>,
     /// The process group the run's child leads.
     pgid: i32,
 }
 
-impl Tree {
+impl ProcessTree {
     /// The run whose child is `child` (a process group leader), marked `value`.
-    pub fn new(value: &str, child: i32) -> Tree {
-        Tree { entry: format!("{VAR}={value}").into_bytes(), pgid: child }
+    pub fn new(value: &str, child: i32) -> ProcessTree {
+        ProcessTree { entry: format!("{VAR}={value}").into_bytes(), pgid: child }
     }
 
     /// Ends every process of the run: SIGTERM first, and SIGKILL to what is
@@ -419,8 +419,8 @@ mod tests {
 
     #[test]
     fn an_unreaped_child_belongs_to_its_run_even_when_the_table_misses_it() {
-        // the kernel's children files may miss a process; the runner then
-        // waited for a test that nothing had signalled
+        // the kernel's children files may miss a process; the runner would
+        // then wait for a test that nothing signalled
         let entry = format!("{VAR}=unit-missed").into_bytes();
         assert_eq!(members_in(&[], &entry, Some(12345)), vec![12345]);
         assert!(members_in(&[], &entry, None).is_empty());
@@ -446,7 +446,7 @@ mod tests {
         let entry = format!("{VAR}={value}").into_bytes();
         let found = members(&entry, Some(sh.id() as i32));
         assert!(found.contains(&sleep) && found.contains(&(sh.id() as i32)), "{found:?}");
-        let tree = Tree::new(&value, sh.id() as i32);
+        let tree = ProcessTree::new(&value, sh.id() as i32);
         tree.end(Duration::ZERO, &|| false, &mut || sh.try_wait().is_ok_and(|s| s.is_some()));
         let status = sh.wait().expect("wait");
         assert!(!status.success());

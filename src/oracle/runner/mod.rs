@@ -1,44 +1,33 @@
-//! Runs the user's test on one candidate: the only place hdd spawns processes.
+//! Runs the user's test on one candidate: the only place hdd spawns
+//! processes (the test; the [`watchdog`]; the [`formatter`] of `--format`).
 //!
 //! The contract, compatible with C-Vise/C-Reduce and Picire scripts at once:
 //! the candidate is written into a fresh private directory under the input's
-//! own file name; the test runs with that directory as its working directory
-//! and the candidate's absolute path as its last argument; exit 0 means
-//! interesting, anything else (another code, a signal, a timeout) means not.
-//! With a launcher (`--launcher 'srun -n1'`) the test command is prefixed by
-//! it; nothing else changes.
+//! own file name ([`layout`]: or a set of files); the test runs with that
+//! directory as its working directory and the candidate's absolute path as
+//! its last argument; exit 0 means interesting, anything else (another
+//! code, a signal, a timeout) means not. With a launcher (`--launcher 'srun
+//! -n1'`) the test command is prefixed by it; nothing else changes.
 //!
 //! Each run gets its own process group and a mark in its environment, and
-//! its whole process tree is ended ([`reaper`](super::reaper)) on timeout,
-//! on cancellation and on interrupt (SIGTERM first, SIGKILL after the grace
-//! period), and after the test exits (so nothing it left in the background
-//! outlives it). `TMPDIR` points into the run's private directory, stdin is
-//! empty, and the test's output goes nowhere (or, for the first run, into a
-//! file so a failure can be shown), so a chatty test never blocks. After a
-//! run its directory is emptied of all the test left (a compiler's `a.out`
-//! must never reach the next test) and kept for a later run: making and
-//! removing three directories per test cost more CPU than anything else hdd
-//! does per test at `-j 64` (on ext4, `mkdir` right after many removals
-//! searches the inode table; BENCHMARKS.md, "What a test costs hdd"). The
-//! session directory ([`scratch`](super::scratch)) goes when the runner is
-//! dropped.
+//! its whole process tree is ended ([`reaper`](crate::os::reaper)) on
+//! timeout, on cancellation and on interrupt (SIGTERM first, SIGKILL after
+//! the grace period), and after the test exits (so nothing it left in the
+//! background outlives it). `TMPDIR` points into the run's private
+//! directory, stdin is empty, and the test's output goes nowhere (or, for
+//! the check of the original, into a pipe whose [`tail`] is kept so a
+//! failure can be shown), so a chatty test never blocks. After a run its
+//! directory is emptied of all the test left (a compiler's `a.out` must
+//! never reach the next test) and kept for a later run: making and
+//! removing a run's directories for every test costs more CPU than
+//! anything else hdd does per test with many workers (BENCHMARKS.md, "What
+//! a test costs hdd"). The session directory
+//! ([`scratch`](crate::os::scratch)) goes when the runner is dropped.
 //!
-//! If hdd is killed with SIGKILL it runs no code of its own, so a
-//! [`Watchdog`], a small shell started with the runner, ends every process
-//! of its runs then: it holds a pipe from hdd, and when that closes without
-//! hdd's word that all is done it sends SIGTERM, and SIGKILL after the
-//! grace period, to every process carrying the runs' mark. (A parent-death
-//! signal reached the test's own process only, not the compiler the script
-//! waited for, and setting one made every spawn fork hdd.)
-//!
-//! A set of files ([`Layout::Set`]) is written as a private copy of the whole
-//! set, same relative layout: the candidate's bytes are the files' texts
-//! joined by [`forest::SEPARATOR`], and the files that are not reduced are
-//! copied as they were. The copy of the directory is the working directory,
-//! and the test gets its absolute path (a directory was given) or the
-//! files' absolute paths (files were given) as its last arguments.
+//! Invariant: every process spawned here is registered with the reaper
+//! ([`Registry`]) while the spawn holds its lock, so no orphan sweep reaps
+//! a child the runner waits for.
 
-use std::ffi::OsString;
 use std::fs::{self, File};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
@@ -49,16 +38,24 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
-use super::dir;
-use super::reaper::{self, Registry, Tree};
-use super::scratch;
-use super::stop::{Cancel, Stop};
-use crate::syntax::forest;
+use crate::os::reaper::{self, ProcessTree, Registry};
+use crate::os::scratch;
+use crate::os::stop::{Cancel, Stop};
+
+mod formatter;
+mod layout;
+mod tail;
+mod watchdog;
+
+pub use formatter::format;
+pub use layout::{Layout, SetLayout};
+use tail::Tail;
+pub use tail::OUTPUT_TAIL;
+use watchdog::Watchdog;
 
 /// How long a launcher's test runs at least before it is cancelled: srun
 /// signalled in its first moments, before it handles signals, dies and
-/// leaves its step running (seen in about one run in five of the Slurm
-/// integration test, a `sleep 60` step still there after hdd exited).
+/// leaves its step running.
 const LAUNCHER_SETTLE: Duration = Duration::from_millis(300);
 
 /// What to run, and how.
@@ -76,85 +73,6 @@ pub struct Spec {
     pub launcher: Vec<String>,
     /// Where the session directory goes [default: `$TMPDIR`].
     pub work_dir: Option<PathBuf>,
-}
-
-/// How a candidate is laid out for the test.
-#[derive(Debug, Clone)]
-pub enum Layout {
-    /// One file, under the input's own name.
-    File(OsString),
-    /// A set of files, reduced jointly.
-    Set(SetLayout),
-}
-
-/// A set of files in a directory, as the test sees it.
-#[derive(Debug, Clone)]
-pub struct SetLayout {
-    /// The directory's name (the input directory's, or the files' common
-    /// parent's).
-    pub dir: OsString,
-    /// The reduced files, relative to the directory, in the order of their
-    /// texts in a candidate.
-    pub files: Vec<PathBuf>,
-    /// Files written as they are in every run (binary files, say), relative
-    /// to the directory, with their bytes.
-    pub copied: Vec<(PathBuf, Arc<[u8]>)>,
-    /// The test gets the directory's path; else each reduced file's path.
-    pub pass_dir: bool,
-}
-
-impl SetLayout {
-    /// Writes the candidate `bytes` into `work`, but the files `absent`
-    /// marks; returns the directory (the working directory) and the test's
-    /// arguments.
-    fn write(&self, work: &Path, bytes: &[u8], absent: &[bool]) -> Result<(PathBuf, Vec<PathBuf>)> {
-        let dir = work.join(&self.dir);
-        let texts = forest::split(bytes);
-        anyhow::ensure!(
-            texts.len() == self.files.len(),
-            "a candidate has {} files, the set {}",
-            texts.len(),
-            self.files.len()
-        );
-        let present = |i: &usize| !absent.get(*i).copied().unwrap_or(false);
-        let reduced = self.files.iter().zip(texts).enumerate().filter(|(i, _)| present(i));
-        let copied = self.copied.iter().map(|(p, b)| (p, &**b));
-        for (rel, text) in reduced.map(|(_, f)| f).chain(copied) {
-            // a set's files may lie deeper below it than PATH_MAX
-            let path = dir.join(rel);
-            if let Some(parent) = path.parent() {
-                dir::create_dir_all(parent)
-                    .with_context(|| format!("cannot create {}", parent.display()))?;
-            }
-            dir::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
-        }
-        fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        let args = if self.pass_dir {
-            vec![dir.clone()]
-        } else {
-            let files = self.files.iter().enumerate().filter(|(i, _)| present(i));
-            files.map(|(_, f)| dir.join(f)).collect()
-        };
-        Ok((dir, args))
-    }
-}
-
-/// What a test may add below its private directory, in bytes of path,
-/// when hdd decides whether the session's real path is short enough.
-const TEST_ROOM: usize = 256;
-
-/// How long the paths of a run get below the session's parent: the
-/// session's and the run's directories, the candidate's path in it, and
-/// [`TEST_ROOM`].
-fn room(layout: &Layout) -> usize {
-    let candidate = match layout {
-        Layout::File(name) => name.len(),
-        Layout::Set(set) => {
-            let files = set.files.iter().chain(set.copied.iter().map(|(p, _)| p));
-            set.dir.len() + 1 + files.map(|f| f.as_os_str().len()).max().unwrap_or(0)
-        }
-    };
-    format!("/hdd-XXXXXX/run{}/work/", u64::MAX).len() + candidate + TEST_ROOM
 }
 
 /// How one run of the test ended.
@@ -198,45 +116,6 @@ pub struct Report {
     /// The end of the test's output (stdout and stderr), at most
     /// [`OUTPUT_TAIL`] bytes, when asked for.
     pub output: Option<Vec<u8>>,
-}
-
-/// How much of a test's output is kept when it is captured: its end, where
-/// a failure is told. A test that prints without end costs no more.
-pub const OUTPUT_TAIL: usize = 64 * 1024;
-
-/// The end of a test's output, read from a pipe as the test writes it.
-struct Tail {
-    kept: Arc<std::sync::Mutex<std::collections::VecDeque<u8>>>,
-    ended: std::sync::mpsc::Receiver<()>,
-}
-
-impl Tail {
-    /// Reads `pipe` on a thread of its own, keeping its last bytes.
-    fn keep(mut pipe: std::io::PipeReader) -> Tail {
-        use std::io::Read;
-        let kept = Arc::new(std::sync::Mutex::new(std::collections::VecDeque::new()));
-        let (tx, ended) = std::sync::mpsc::channel();
-        let shared = kept.clone();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            while let Ok(n @ 1..) = pipe.read(&mut buf) {
-                let mut kept = shared.lock().expect("tail lock");
-                kept.extend(&buf[..n]);
-                let excess = kept.len().saturating_sub(OUTPUT_TAIL);
-                kept.drain(..excess);
-            }
-            let _ = tx.send(());
-        });
-        Tail { kept, ended }
-    }
-
-    /// What was kept, once the pipe is closed (or after a moment, if a
-    /// process that left the test's group still holds it open).
-    fn take(self) -> Vec<u8> {
-        let _ = self.ended.recv_timeout(Duration::from_millis(500));
-        let kept = self.kept.lock().expect("tail lock");
-        kept.iter().copied().collect()
-    }
 }
 
 /// Runs the test; shared by every worker.
@@ -286,7 +165,7 @@ impl Text<'_> {
 impl Runner {
     /// Makes the session directory (removing stale ones next to it).
     pub fn new(spec: Spec, stop: Arc<Stop>) -> Result<Runner> {
-        let root = scratch::session_dir(spec.work_dir.as_deref(), room(&spec.layout))?;
+        let root = scratch::session_dir(spec.work_dir.as_deref(), layout::room(&spec.layout))?;
         // a launcher cannot tell hdd that the test lacks a #! line: look
         let via_shell = !spec.launcher.is_empty() && !has_interpreter(&spec.test);
         let name = root.path().file_name().map(|n| n.to_string_lossy().into_owned());
@@ -373,16 +252,7 @@ impl Runner {
                 .with_context(|| format!("cannot create {}", work.display()))?;
             fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
         }
-        let bytes = text.bytes();
-        let (cwd, args) = match &self.spec.layout {
-            Layout::File(name) => {
-                let candidate = work.join(name);
-                fs::write(&candidate, bytes)
-                    .with_context(|| format!("cannot write {}", candidate.display()))?;
-                (work, vec![candidate])
-            }
-            Layout::Set(set) => set.write(&work, bytes, absent)?,
-        };
+        let (cwd, args) = self.spec.layout.write(work, text.bytes(), absent)?;
         text.written();
         let (tail, writer) = match capture {
             true => {
@@ -395,7 +265,7 @@ impl Runner {
         let started = Instant::now();
         let mark = format!("{}{n}", self.mark);
         let mut child = self.spawn(&args, &cwd, &tmp, &mark, writer)?;
-        let tree = Tree::new(&mark, child.id() as i32);
+        let tree = ProcessTree::new(&mark, child.id() as i32);
         let outcome = self.wait(&mut child, &tree, started, cancel);
         Registry::remove(child.id() as i32);
         let output = tail.map(Tail::take);
@@ -433,7 +303,7 @@ impl Runner {
             }
             // no pre_exec: std then starts the test with posix_spawn (vfork)
             // instead of forking hdd, whose copy of a large multi-threaded
-            // address space took a quarter of hdd's CPU at -j 64; if hdd is
+            // address space costs much CPU with many workers; if hdd is
             // killed outright, the watchdog ends the test
             cmd.process_group(0);
             // no orphan sweep may reap the child before it is registered
@@ -461,7 +331,7 @@ impl Runner {
     fn wait(
         &self,
         child: &mut Child,
-        tree: &Tree,
+        tree: &ProcessTree,
         started: Instant,
         cancel: Option<&Cancel>,
     ) -> Result<Outcome> {
@@ -523,65 +393,6 @@ impl Drop for Runner {
     }
 }
 
-/// The watchdog's script: `$1` is the mark of the runs (`HDD_RUN=PREFIX`),
-/// `$2` the grace period in seconds. It waits for hdd's word; a pipe closed
-/// without it means hdd is gone, and what carries the mark is ended. A
-/// process in the middle of `execve` may show no environment for a moment:
-/// the last sweeps catch it.
-const WATCHDOG: &str = r#"read -r word
-[ "$word" = done ] && exit 0
-sweep() {
-  for env in /proc/[0-9]*/environ; do
-    if grep -qzF "$1" "$env" 2>/dev/null; then
-      pid=${env#/proc/}
-      kill -"$2" "${pid%/environ}" 2>/dev/null
-    fi
-  done
-}
-sweep "$1" TERM
-sleep "$2"
-for round in 1 2 3; do sweep "$1" KILL; sleep 0.1; done
-"#;
-
-/// A shell that outlives hdd to end its runs' processes when hdd is
-/// killed outright (see the module's doc).
-#[derive(Debug)]
-struct Watchdog {
-    child: Child,
-    word: Option<std::process::ChildStdin>,
-}
-
-impl Watchdog {
-    /// Starts the watchdog of the runs marked `mark`; `None` if no shell
-    /// can be started (hdd then runs without one).
-    fn start(mark: &str, grace: Duration) -> Option<Watchdog> {
-        let mut cmd = Command::new("/bin/sh");
-        cmd.arg("-c").arg(WATCHDOG).arg("hdd-watchdog");
-        cmd.arg(format!("{}={mark}", reaper::VAR)).arg(format!("{:.3}", grace.as_secs_f64()));
-        // not of the terminal's process group (Ctrl-C is hdd's to handle),
-        // and never taken for a test's process
-        cmd.stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null());
-        cmd.env_remove(reaper::VAR).process_group(0);
-        // registered like a test child: no orphan sweep reaps it, and it is
-        // not an orphan the reaper looks into
-        let mut registry = Registry::lock();
-        let mut child = cmd.spawn().ok()?;
-        Registry::add(&mut registry, child.id() as i32);
-        let word = child.stdin.take();
-        Some(Watchdog { child, word })
-    }
-
-    /// hdd ends well: tells the watchdog so, and waits for it to exit.
-    fn stand_down(mut self) {
-        use std::io::Write;
-        if let Some(mut word) = self.word.take() {
-            let _ = word.write_all(b"done\n");
-        }
-        let _ = self.child.wait();
-        Registry::remove(self.child.id() as i32);
-    }
-}
-
 /// Empties run directory `dir` for the next run: removes everything the
 /// test left in its working directory and its `TMPDIR`, the candidate too
 /// (the test may have changed it in any way). An error leaves the
@@ -602,60 +413,6 @@ fn empty_run_dir(dir: &Path) -> std::io::Result<()> {
 
 /// Whether `path` starts with `#!` or is an ELF binary: something the kernel
 /// runs by itself, not a script for `/bin/sh`.
-/// Runs the formatter `command` of `--format` with `text` on its standard
-/// input; returns what it wrote to its standard output, or why it did not
-/// finish well. It gets `timeout` (the test's), stops with the run, and is
-/// a registered child, so no orphan sweep reaps it under us.
-pub fn format(command: &[String], text: &[u8], timeout: Duration, stop: &Stop) -> Result<Vec<u8>> {
-    use std::io::{Read, Write};
-    let Some((program, args)) = command.split_first() else {
-        anyhow::bail!("no formatter given");
-    };
-    let mut cmd = Command::new(program);
-    cmd.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
-    let mut child = {
-        let mut registry = Registry::lock();
-        let child = cmd.spawn().with_context(|| format!("cannot run {program}"))?;
-        Registry::add(&mut registry, child.id() as i32);
-        child
-    };
-    // written and read on threads of their own: a formatter may write
-    // before it has read everything
-    let mut stdin = child.stdin.take().context("no pipe to the formatter")?;
-    let input = text.to_vec();
-    let writer = std::thread::spawn(move || drop(stdin.write_all(&input)));
-    let mut stdout = child.stdout.take().context("no pipe from the formatter")?;
-    let reader = std::thread::spawn(move || {
-        let mut out = Vec::new();
-        stdout.read_to_end(&mut out).map(|_| out)
-    });
-    let deadline = Instant::now() + timeout;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if Instant::now() < deadline && !stop.is_set() => {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-        }
-    };
-    Registry::remove(child.id() as i32);
-    let _ = writer.join();
-    let out = reader.join().map_err(|_| anyhow::anyhow!("reading {program}'s output failed"))?;
-    match status {
-        Some(s) if s.success() => {
-            Ok(out.with_context(|| format!("cannot read {program}'s output"))?)
-        }
-        Some(s) => anyhow::bail!("{program} failed ({s})"),
-        None if stop.is_set() => anyhow::bail!("{program} was stopped"),
-        None => anyhow::bail!("{program} did not finish within {timeout:?}"),
-    }
-}
-
 fn has_interpreter(path: &Path) -> bool {
     let mut head = [0u8; 4];
     let n = File::open(path).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);

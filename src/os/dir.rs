@@ -182,16 +182,16 @@ pub fn absolute(path: &Path) -> io::Result<PathBuf> {
     Ok(out)
 }
 
-/// A path the standard library can use for `path`, of any length: `path`
-/// itself when it [fits], else `/proc/self/fd/N/NAME` through a descriptor
-/// of its directory, open while this lives.
+/// A path short enough for the kernel that names `path`, however long
+/// `path` is: `path` itself when it [fits], else `/proc/self/fd/N/NAME`
+/// through a descriptor of its directory, open while this lives.
 #[derive(Debug)]
-pub struct Reach {
+pub struct ShortPath {
     path: PathBuf,
     _dir: Option<Dir>,
 }
 
-impl std::ops::Deref for Reach {
+impl std::ops::Deref for ShortPath {
     type Target = Path;
 
     fn deref(&self) -> &Path {
@@ -199,16 +199,16 @@ impl std::ops::Deref for Reach {
     }
 }
 
-/// See [`Reach`].
-pub fn reach(path: &Path) -> io::Result<Reach> {
+/// The [`ShortPath`] of `path`: what the standard library can open.
+pub fn reach(path: &Path) -> io::Result<ShortPath> {
     if fits(path) {
-        return Ok(Reach { path: path.to_path_buf(), _dir: None });
+        return Ok(ShortPath { path: path.to_path_buf(), _dir: None });
     }
     let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
         return Err(io::ErrorKind::InvalidInput.into());
     };
     let dir = Dir::open(parent)?;
-    Ok(Reach { path: dir.path().join(name), _dir: Some(dir) })
+    Ok(ShortPath { path: dir.path().join(name), _dir: Some(dir) })
 }
 
 /// [`fs::read`], for a path of any length.

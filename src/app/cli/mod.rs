@@ -12,10 +12,13 @@ use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 use super::config::Config;
 use super::error::Fatal;
 use super::set::FileSet;
-use super::values::{parse_duration, parse_grace, split_words};
+use super::values::{parse_duration, parse_grace};
 use crate::language::{self, LangInfo};
-use crate::oracle;
 use crate::reduce::{Algorithm, Ddmin, Order};
+
+mod checks;
+
+use checks::{check_launcher, check_work_dir, formatter, resolve_test};
 
 /// Shrink a file that makes a program misbehave into a tiny file that still
 /// does, keeping every candidate shaped like the input language.
@@ -252,75 +255,6 @@ const KILL_GRACE: Duration = Duration::from_secs(1);
 /// `--kill-grace` by default with `--launcher`.
 const LAUNCHER_KILL_GRACE: Duration = Duration::from_secs(10);
 
-/// `--launcher`: its words; the first must be a program hdd can run.
-fn check_launcher(cmd: &str) -> Result<Vec<String>> {
-    let bad = |why: String| Fatal::usage(format!("--launcher {cmd:?}: {why}"));
-    let words = split_words(cmd).map_err(bad)?;
-    let Some(first) = words.first() else {
-        return Err(bad("no command given".into()));
-    };
-    runnable(first).map_err(bad)?;
-    Ok(words)
-}
-
-/// `--format`: the language's formatter (grammar data `format`) for the
-/// file `input`, its program on PATH.
-fn formatter(lang: &LangInfo, input: &Path, set: bool) -> Result<Vec<String>> {
-    if set {
-        return Err(Fatal::usage("--format takes one file"));
-    }
-    let words = lang.formatter()?;
-    let Some(first) = words.first() else {
-        return Err(Fatal::usage(format!("--format: hdd knows no formatter for {}", lang.name)));
-    };
-    runnable(first).map_err(|why| Fatal::usage(format!("--format: {why}")))?;
-    let name = input.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
-    Ok(words.iter().map(|w| w.replace("{name}", &name)).collect())
-}
-
-/// Whether `program` (a path, or a name looked up on PATH) is an
-/// executable file; else why not.
-fn runnable(program: &str) -> std::result::Result<(), String> {
-    let path = Path::new(program);
-    let found = if program.contains('/') {
-        path.is_file().then(|| path.to_path_buf())
-    } else {
-        std::env::var_os("PATH").and_then(|paths| {
-            std::env::split_paths(&paths).map(|d| d.join(program)).find(|p| p.is_file())
-        })
-    };
-    match found {
-        None if program.contains('/') => Err(format!("{program} does not exist")),
-        None => Err(format!("{program} is not on PATH")),
-        Some(p) if !executable(&p) => Err(format!("{} is not executable", p.display())),
-        Some(_) => Ok(()),
-    }
-}
-
-/// `--work-dir`: an existing directory hdd may write into, made absolute
-/// (however long: the session directory is reached through a descriptor
-/// when it must, see `oracle::scratch`).
-fn check_work_dir(dir: &Path) -> Result<PathBuf> {
-    let bad = |why: &str| Fatal::usage(format!("--work-dir {}: {why}", dir.display()));
-    let here = oracle::dir::reach(dir).map_err(|e| bad(&e.to_string()))?;
-    let meta = std::fs::metadata(&*here).map_err(|e| bad(&e.to_string()))?;
-    if !meta.is_dir() {
-        return Err(bad("not a directory"));
-    }
-    let c = std::ffi::CString::new(here.as_os_str().as_encoded_bytes())
-        .map_err(|_| bad("a path with a NUL byte"))?;
-    // SAFETY: a valid NUL-terminated path and plain flags.
-    if unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) } != 0 {
-        return Err(bad("not writable"));
-    }
-    std::path::absolute(dir).map_err(|e| bad(&e.to_string()))
-}
-
-fn executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
-}
-
 impl Args {
     /// The one file given (the first, when several are).
     pub fn file(&self) -> &Path {
@@ -375,55 +309,11 @@ impl Args {
         let test = resolve_test(test)?;
         let input = match &set {
             Some(set) => set.root.clone(),
-            None => {
-                let file = self.file().display();
-                match std::fs::metadata(self.file()) {
-                    Ok(meta) if meta.is_file() => {}
-                    Ok(_) => {
-                        return Err(Fatal::usage(format!(
-                            "{file} is not a regular file (a FIFO or a device?); copy it into a file first"
-                        )));
-                    }
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                        return Err(Fatal::usage(format!("cannot read {file}: no such file")));
-                    }
-                    Err(e) => return Err(Fatal::usage(format!("cannot read {file}: {e}"))),
-                }
-                self.file().to_path_buf()
-            }
+            None => self.one_file()?,
         };
-        let output = match (&self.output, self.in_place) {
-            (_, true) => input.clone(),
-            (Some(o), false) => o.clone(),
-            (None, false) if set.is_some() => super::output::default_dir_path(&input),
-            (None, false) => super::output::default_path(&input),
-        };
-        if self.jobs == Some(0) {
-            return Err(Fatal::usage("--jobs must be at least 1"));
-        }
-        if let Some(n) = self.jobs.filter(|&n| n > MAX_JOBS) {
-            return Err(Fatal::usage(format!(
-                "--jobs {n} is more than hdd runs at once (at most {MAX_JOBS}); more tests at once than cores only helps tests that wait rather than compute"
-            )));
-        }
-        // a set's output is a directory, written by its own rules (DirOutput)
-        if set.is_none() {
-            super::output::check_target(&output, "the output", &input, &test, self.in_place)?;
-        }
-        if let Some(stats) = &self.stats_json {
-            super::output::check_target(stats, "the --stats-json file", &input, &test, false)?;
-        }
-        if let Some(trace) = &self.trace {
-            super::output::check_target(trace, "the --trace file", &input, &test, false)?;
-            if Some(trace) == self.stats_json.as_ref() || *trace == output {
-                return Err(Fatal::usage(
-                    "--trace names the same file as the output or --stats-json",
-                ));
-            }
-        }
-        let jobs = self
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let output = self.output_path(&input, set.is_some());
+        let jobs = self.jobs()?;
+        self.check_written(&output, &input, &test, set.is_some())?;
         let format = if self.format { Some(formatter(lang, &input, set.is_some())?) } else { None };
         let launcher = self.launcher.as_deref().map(check_launcher).transpose()?;
         let work_dir = self.work_dir.as_deref().map(check_work_dir).transpose()?;
@@ -438,8 +328,8 @@ impl Args {
             test,
             timeout: self.timeout,
             // a launcher cancels remote work on SIGTERM (srun its job step)
-            // and must not be killed before it has: on a busy machine that
-            // took srun over a second (a step left running in CI)
+            // and must not be killed before it has, which on a busy machine
+            // takes srun longer than the default grace
             kill_grace: self.kill_grace.unwrap_or(if launcher.is_some() {
                 LAUNCHER_KILL_GRACE
             } else {
@@ -448,19 +338,9 @@ impl Args {
             launcher: launcher.unwrap_or_default(),
             work_dir,
             jobs,
-            algorithm: match self.algorithm {
-                AlgorithmArg::Hdd => Algorithm::Hdd,
-                AlgorithmArg::HddStar => Algorithm::HddStar,
-                AlgorithmArg::HddPlus => Algorithm::HddPlus,
-            },
-            ddmin: match self.ddmin {
-                DdminArg::Classic => Ddmin::Classic,
-                DdminArg::Adaptive => Ddmin::Adaptive,
-            },
-            order: self.order.map(|o| match o {
-                OrderArg::Forward => Order::Forward,
-                OrderArg::Backward => Order::Backward,
-            }),
+            algorithm: self.algorithm.into(),
+            ddmin: self.ddmin.into(),
+            order: self.order.map(Order::from),
             syntax_guard: !self.no_syntax_guard,
             hoist: !self.no_hoist,
             coordinated: !self.no_coordinated,
@@ -476,88 +356,102 @@ impl Args {
             trace: self.trace.clone(),
         })
     }
+
+    /// The one file given, which must be a regular file hdd can read.
+    fn one_file(&self) -> Result<PathBuf> {
+        let file = self.file().display();
+        match std::fs::metadata(self.file()) {
+            Ok(meta) if meta.is_file() => {}
+            Ok(_) => {
+                return Err(Fatal::usage(format!(
+                    "{file} is not a regular file (a FIFO or a device?); copy it into a file first"
+                )));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(Fatal::usage(format!("cannot read {file}: no such file")));
+            }
+            Err(e) => return Err(Fatal::usage(format!("cannot read {file}: {e}"))),
+        }
+        Ok(self.file().to_path_buf())
+    }
+
+    /// Where the result goes: the input itself with `--in-place`, else
+    /// `--output`, else beside the input (a file, or a set's directory).
+    fn output_path(&self, input: &Path, set: bool) -> PathBuf {
+        match (&self.output, self.in_place) {
+            (_, true) => input.to_path_buf(),
+            (Some(o), false) => o.clone(),
+            (None, false) if set => super::output::default_dir_path(input),
+            (None, false) => super::output::default_path(input),
+        }
+    }
+
+    /// `--jobs`, from 1 to [`MAX_JOBS`] [default: the number of cores].
+    fn jobs(&self) -> Result<usize> {
+        if self.jobs == Some(0) {
+            return Err(Fatal::usage("--jobs must be at least 1"));
+        }
+        if let Some(n) = self.jobs.filter(|&n| n > MAX_JOBS) {
+            return Err(Fatal::usage(format!(
+                "--jobs {n} is more than hdd runs at once (at most {MAX_JOBS}); more tests at once than cores only helps tests that wait rather than compute"
+            )));
+        }
+        Ok(self.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())))
+    }
+
+    /// Checks the files hdd will write: the output (a set's, a directory,
+    /// is written by its own rules, see `DirOutput`), `--stats-json` and
+    /// `--trace`, none of them the input or the test, nor one another.
+    fn check_written(&self, output: &Path, input: &Path, test: &Path, set: bool) -> Result<()> {
+        if !set {
+            super::output::check_target(output, "the output", input, test, self.in_place)?;
+        }
+        if let Some(stats) = &self.stats_json {
+            super::output::check_target(stats, "the --stats-json file", input, test, false)?;
+        }
+        if let Some(trace) = &self.trace {
+            super::output::check_target(trace, "the --trace file", input, test, false)?;
+            if Some(trace) == self.stats_json.as_ref() || *trace == output {
+                return Err(Fatal::usage(
+                    "--trace names the same file as the output or --stats-json",
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
-/// The test as an absolute path: a path with a `/` (or a file in the current
-/// directory) as given, else a command found on `PATH`. It must be an
-/// executable file.
-fn resolve_test(test: &Path) -> Result<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    let found = if test.components().count() > 1 || test.exists() {
-        Some(test.to_path_buf())
-    } else {
-        std::env::var_os("PATH").and_then(|paths| {
-            std::env::split_paths(&paths).map(|d| d.join(test)).find(|p| p.is_file())
-        })
-    };
-    let Some(path) = found.filter(|p| p.exists()) else {
-        return Err(Fatal::usage(format!("the test {} does not exist", test.display())));
-    };
-    let meta = std::fs::metadata(&path)
-        .map_err(|e| Fatal::usage(format!("cannot use the test {}: {e}", path.display())))?;
-    if !meta.is_file() {
-        return Err(Fatal::usage(format!("the test {} is not a file", path.display())));
+impl From<AlgorithmArg> for Algorithm {
+    fn from(arg: AlgorithmArg) -> Algorithm {
+        match arg {
+            AlgorithmArg::Hdd => Algorithm::Hdd,
+            AlgorithmArg::HddStar => Algorithm::HddStar,
+            AlgorithmArg::HddPlus => Algorithm::HddPlus,
+        }
     }
-    if meta.permissions().mode() & 0o111 == 0 {
-        return Err(Fatal::usage(format!(
-            "the test {} is not executable (chmod +x {})",
-            path.display(),
-            path.display()
-        )));
-    }
-    let absolute = std::path::absolute(&path)
-        .map_err(|e| Fatal::usage(format!("cannot resolve the test {}: {e}", path.display())))?;
-    if absolute.as_os_str().len() < libc::PATH_MAX as usize {
-        return Ok(absolute);
-    }
-    through_dir_fd(&path)
 }
 
-/// A test whose absolute path is too long to run (deeper than `PATH_MAX`):
-/// reached through a descriptor of its directory, `/proc/self/fd/N/NAME`,
-/// which every test process inherits. The descriptor stays open for the
-/// whole run (hdd is one run per process).
-fn through_dir_fd(path: &Path) -> Result<PathBuf> {
-    let cannot = |e: std::io::Error| {
-        Fatal::usage(format!("cannot reach the test {} by a shorter path: {e}", path.display()))
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let name = path.file_name().ok_or_else(|| cannot(std::io::ErrorKind::InvalidInput.into()))?;
-    let dir = oracle::dir::Dir::open(dir).and_then(oracle::dir::Dir::inherited).map_err(cannot)?;
-    Ok(dir.leak().join(name))
+impl From<DdminArg> for Ddmin {
+    fn from(arg: DdminArg) -> Ddmin {
+        match arg {
+            DdminArg::Classic => Ddmin::Classic,
+            DdminArg::Adaptive => Ddmin::Adaptive,
+        }
+    }
+}
+
+impl From<OrderArg> for Order {
+    fn from(arg: OrderArg) -> Order {
+        match arg {
+            OrderArg::Forward => Order::Forward,
+            OrderArg::Backward => Order::Backward,
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn durations_parse_with_and_without_units() {
-        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
-        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
-        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_duration("10m"), Ok(Duration::from_secs(600)));
-        assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
-        assert!(parse_duration("0").is_err());
-        assert!(parse_duration("ten").is_err());
-        assert!(parse_duration("5d").is_err());
-    }
-
-    #[test]
-    fn launcher_words_split_like_a_shell() {
-        let w = |s: &str| split_words(s);
-        assert_eq!(w("srun -Q  -n1").unwrap(), ["srun", "-Q", "-n1"]);
-        assert_eq!(w("a 'b c' \"d \\\" e\" f\\ g ''").unwrap(), ["a", "b c", "d \" e", "f g", ""]);
-        assert_eq!(w("x'y'\"z\"").unwrap(), ["xyz"]);
-        assert!(w("'open").is_err() && w("\"open").is_err() && w("end\\").is_err());
-        assert!(w("  ").unwrap().is_empty());
-        assert_eq!(parse_grace("0"), Ok(Duration::ZERO));
-        assert_eq!(parse_grace("0s"), Ok(Duration::ZERO));
-        assert_eq!(parse_grace("250ms"), Ok(Duration::from_millis(250)));
-    }
 
     #[test]
     fn the_command_line_is_consistent() {

@@ -1,0 +1,183 @@
+//! The result of a set of files: [`DirOutput`], a directory
+//! (`DIR.reduced/`) written whole.
+//!
+//! Each result is written into a temporary directory beside the output and
+//! renamed into place, through a [`Dir`] of the parent, so the parent may
+//! lie deeper than `PATH_MAX` and a set's files that deep below it. At
+//! every moment the output is a complete result or, between the two
+//! renames, missing while the previous one sits beside it as
+//! `.NAME.*.hdd-old`; so what a killed run left there is swept only once
+//! this run's first result is in place.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, Once};
+
+use anyhow::{Context, Result};
+
+use super::claim::sweep;
+use super::in_place::{backup_path, changed, copy_dir, Stamp};
+use super::names::{dir_of, temp_prefix};
+use super::target::refuse_the_input;
+use crate::app::error::Fatal;
+use crate::os::dir::{self, Dir};
+
+/// Where the results of a set of files go: a directory.
+#[derive(Debug)]
+pub struct DirOutput {
+    path: PathBuf,
+    /// With `--in-place`, as for [`Output`](super::Output): what the
+    /// directory holds unless the user changed it, and the side directory.
+    in_place: Option<(Mutex<Stamp>, PathBuf)>,
+    /// Swept once this run's first result is in place: what a killed run
+    /// left beside a missing output was kept as the only copy until then.
+    swept: Once,
+}
+
+/// The default output of a directory: `dir/src` → `dir/src.reduced`.
+pub fn default_dir_path(input: &Path) -> PathBuf {
+    let mut name = input.as_os_str().to_owned();
+    name.push(".reduced");
+    PathBuf::from(name)
+}
+
+impl DirOutput {
+    /// Prepares the output directory for the input directory `input`: with
+    /// `in_place`, copies the input to `DIR.orig` first. `path` must not be
+    /// the input unless `in_place`, nor inside it.
+    pub fn prepare(input: &Path, path: &Path, in_place: bool) -> Result<DirOutput> {
+        let mut watched = None;
+        if in_place {
+            let backup = backup_path(input)?;
+            copy_dir(input, &backup).with_context(|| {
+                format!("cannot back up {} to {}", input.display(), backup.display())
+            })?;
+            let stamp = Stamp::of_dir(&backup)
+                .with_context(|| format!("cannot read the backup {}", backup.display()))?;
+            watched = Some((Mutex::new(stamp), default_dir_path(input)));
+        } else {
+            refuse_the_input(input, path)?;
+            if let (Ok(i), Ok(o)) = (dir::absolute(input), dir::absolute(path)) {
+                if o.starts_with(&i) {
+                    return Err(Fatal::usage(format!(
+                        "the output {} is inside the input {}",
+                        path.display(),
+                        input.display()
+                    )));
+                }
+            }
+        }
+        Ok(DirOutput { path: path.to_path_buf(), in_place: watched, swept: Once::new() })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Replaces the output directory with these files (relative paths and
+    /// bytes): written into a new directory beside it, which is then
+    /// renamed into place. At every moment the output is a complete result,
+    /// or (between the two renames) is missing while the previous one sits
+    /// beside it as `.NAME.*.hdd-old`.
+    pub fn write<'a>(&self, files: impl IntoIterator<Item = (&'a Path, &'a [u8])>) -> Result<()> {
+        let Some((stamp, side)) = &self.in_place else { return self.replace(files) };
+        let files: Vec<_> = files.into_iter().collect();
+        let mut stamp = stamp.lock().unwrap_or_else(|e| e.into_inner());
+        self.check(*stamp, side, &files)?;
+        self.replace(files.iter().copied())?;
+        *stamp = Stamp::of_files(files);
+        Ok(())
+    }
+
+    /// With `--in-place`, at the end: as [`Output::verify`](super::Output::verify).
+    pub fn verify<'a>(&self, best: impl IntoIterator<Item = (&'a Path, &'a [u8])>) -> Result<()> {
+        let Some((stamp, side)) = &self.in_place else { return Ok(()) };
+        let stamp = stamp.lock().unwrap_or_else(|e| e.into_inner());
+        self.check(*stamp, side, &best.into_iter().collect::<Vec<_>>())
+    }
+
+    /// As `Output::check`, for a directory: the error of a directory
+    /// changed behind hdd's back, after saving `best` to `side`.
+    fn check(&self, stamp: Stamp, side: &Path, best: &[(&Path, &[u8])]) -> Result<()> {
+        if Stamp::of_dir(&self.path) == Some(stamp) {
+            return Ok(());
+        }
+        let saved = DirOutput { path: side.to_path_buf(), in_place: None, swept: Once::new() };
+        saved.replace(best.iter().copied())?;
+        Err(changed(&self.path, side))
+    }
+
+    /// Replaces the output directory with these files, through a
+    /// descriptor of its parent: however deep the parent, the temporary
+    /// directories and the renames use short names (`tempfile` makes a
+    /// relative path absolute, which the kernel refuses past `PATH_MAX`).
+    fn replace<'a>(&self, files: impl IntoIterator<Item = (&'a Path, &'a [u8])>) -> Result<()> {
+        let ctx = || format!("cannot write the result to {}", self.path.display());
+        let name =
+            self.path.file_name().map(OsStr::to_os_string).unwrap_or_else(|| "output".into());
+        let parent = Dir::open(dir_of(&self.path)).with_context(ctx)?;
+        let at = parent.path();
+        let prefix = temp_prefix(&self.path);
+        let temp = |suffix: &str| {
+            tempfile::Builder::new()
+                .prefix(&prefix)
+                .suffix(suffix)
+                .tempdir_in(&at)
+                .with_context(ctx)
+        };
+        let name_of = |d: &tempfile::TempDir| d.path().file_name().map(OsStr::to_os_string);
+        let new = temp(".hdd-tmp")?;
+        for (rel, bytes) in files {
+            // a set's files may lie deeper below it than PATH_MAX
+            let path = new.path().join(rel);
+            if let Some(dir) = path.parent() {
+                dir::create_dir_all(dir).with_context(ctx)?;
+            }
+            dir::write(&path, bytes).with_context(ctx)?;
+        }
+        let old = temp(".hdd-old")?;
+        let (Some(new_name), Some(old_name)) = (name_of(&new), name_of(&old)) else {
+            anyhow::bail!("{}: a temporary directory without a name", ctx());
+        };
+        if at.join(&name).exists() {
+            // a directory may be renamed over an empty one
+            parent.rename(&name, &old_name).with_context(ctx)?;
+        }
+        parent.rename(&new_name, &name).with_context(ctx)?;
+        // renamed into place: nothing left to remove
+        let _ = new.keep();
+        self.swept.call_once(|| sweep(&self.path));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    #[test]
+    fn a_directory_result_replaces_the_last_one_whole() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let input = dir.path().join("src");
+        fs::create_dir_all(input.join("sub")).expect("mkdir");
+        fs::write(input.join("sub/a.c"), "int a;").expect("write");
+        let path = default_dir_path(&input);
+        assert_eq!(path, dir.path().join("src.reduced"));
+        assert!(DirOutput::prepare(&input, &input, false).is_err());
+        assert!(DirOutput::prepare(&input, &input.join("out"), false).is_err());
+        let out = DirOutput::prepare(&input, &path, false).expect("prepare");
+        out.write([(Path::new("sub/a.c"), &b"int;"[..]), (Path::new("b.h"), b"x")]).expect("1");
+        out.write([(Path::new("sub/a.c"), &b""[..])]).expect("2");
+        assert_eq!(fs::read(path.join("sub/a.c")).expect("result"), b"");
+        assert!(!path.join("b.h").exists());
+        let names: Vec<_> =
+            fs::read_dir(dir.path()).expect("ls").map(|e| e.expect("e").file_name()).collect();
+        assert_eq!(names.len(), 2, "temporary directories left behind: {names:?}");
+        // in place: the input is backed up first
+        let out = DirOutput::prepare(&input, &input, true).expect("in place");
+        out.write([(Path::new("sub/a.c"), &b"a"[..])]).expect("3");
+        assert_eq!(fs::read(input.join("sub/a.c")).expect("result"), b"a");
+        assert_eq!(fs::read(dir.path().join("src.orig/sub/a.c")).expect("backup"), b"int a;");
+    }
+}

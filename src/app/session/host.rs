@@ -1,0 +1,196 @@
+//! The plan's host ([`PlanHost`]) and, with `-j`, the views of a forecast
+//! of the plan ([`ForecastViews`]).
+//!
+//! The host parses the current best with the input's front-end (again only
+//! when the text changed), as plain text for the token pass, as one of the
+//! views derived from that parse, or through the formatter of `--format`,
+//! and hands the plan the [`Evaluator`] that runs the user's test. A
+//! stopped run gets no more views.
+//!
+//! A forecast runs the plan again from the start (see
+//! [`crate::reduce::ahead`]) and asks for the same views of other texts,
+//! but none by the formatter, which is a process to run.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::app::progress::Progress;
+use crate::language::Frontend;
+use crate::oracle::{Evaluator, Forecaster};
+use crate::os::stop::Stop;
+use crate::reduce::ahead::{self, Forecast, ForecastRequest, TestHistory, Views};
+use crate::reduce::{rename, Host, Oracle, Phase, Plan, View};
+use crate::syntax::{chars, layout, TextKey, Tree};
+
+/// The plan's [`Host`]: parses of the current best, and the evaluator.
+pub(super) struct PlanHost<'a> {
+    /// A stopped run gets no more views (a parse that gave up is no tree
+    /// to search, and a search would stop at its first candidate anyway).
+    pub(super) stop: &'a Stop,
+    pub(super) frontend: &'a dyn Frontend,
+    /// The plain-text front-end, for the token pass.
+    pub(super) text: Option<&'a dyn Frontend>,
+    /// A parse of the current best by the input's front-end.
+    pub(super) tree: Arc<Tree>,
+    /// The input's size.
+    pub(super) input_len: usize,
+    /// `--format`: the formatter's command line, and how long it may take.
+    pub(super) format: Option<(&'a [String], Duration)>,
+    /// For a formatter's failure, which is worth a line but not the run.
+    pub(super) progress: &'a Progress,
+    pub(super) ev: Evaluator<'a>,
+}
+
+impl<'a> PlanHost<'a> {
+    /// The evaluator, once the plan is done.
+    pub(super) fn into_evaluator(self) -> Evaluator<'a> {
+        self.ev
+    }
+
+    /// Makes `self.tree` a parse of the current best, and the tree
+    /// candidates are unparsed against.
+    fn reparse(&mut self) {
+        if *self.tree.src() != **self.ev.best() {
+            self.tree = Arc::new(self.frontend.parse(self.ev.best().clone()));
+        }
+        self.ev.set_tree(self.tree.clone());
+    }
+
+    fn make_view(&mut self, view: View) -> Option<Arc<Tree>> {
+        let tree = match view {
+            View::Language => {
+                self.reparse();
+                return Some(self.tree.clone());
+            }
+            View::Format => {
+                self.reparse();
+                self.formatted()?
+            }
+            View::Text => Arc::new(self.text?.parse(self.ev.best().clone())),
+            _ => {
+                self.reparse();
+                derived_view(view, &self.tree, self.input_len)?
+            }
+        };
+        self.ev.set_tree(tree.clone());
+        Some(tree)
+    }
+
+    /// The best text as the formatter of `--format` writes it; `None` if
+    /// there is none, or it failed (said on a line unless the run stopped).
+    fn formatted(&self) -> Option<Arc<Tree>> {
+        let (command, timeout) = self.format?;
+        let text = self.tree.src();
+        match crate::oracle::runner::format(command, text, timeout, self.stop) {
+            Ok(out) => Some(Arc::new(layout::formatted(&self.tree, out, self.input_len)?)),
+            Err(e) => {
+                if !self.stop.is_set() {
+                    self.progress.println(&format!(
+                        "hdd: warning: --format: {e:#}; the result stays as it is"
+                    ));
+                }
+                None
+            }
+        }
+    }
+}
+
+impl Host for PlanHost<'_> {
+    fn view(&mut self, view: View) -> Option<Arc<Tree>> {
+        if self.stop.is_set() {
+            return None;
+        }
+        let tree = self.make_view(view)?;
+        // the parse may have given up on a signal or the deadline
+        (!self.stop.is_set()).then_some(tree)
+    }
+
+    fn oracle(&mut self, phase: Phase) -> &mut dyn Oracle {
+        self.ev.stats_mut().start_pass(phase);
+        self.ev.set_guarded(phase.guarded());
+        &mut self.ev
+    }
+}
+
+/// A view made from the parse of the text by the input's front-end (not
+/// the language's own, the plain text's, or the formatter's).
+fn derived_view(view: View, tree: &Tree, input_len: usize) -> Option<Arc<Tree>> {
+    let tree = match view {
+        View::Chars => chars::view(tree)?,
+        View::Rename => rename::view(tree)?,
+        // a result is never larger than the input
+        View::Layout => layout::view(tree, input_len)?,
+        View::Language | View::Text | View::Format => unreachable!("not made from a parse"),
+    };
+    Some(Arc::new(tree))
+}
+
+/// The largest input whose run forecasts its plan (with `-j`). Each
+/// forecast runs the plan again from a parse of the input, and keeps its
+/// parses: on a larger input that costs more time and memory than the test
+/// latency a pass boundary saves (BENCHMARKS.md, "The next pass's tests
+/// ahead, on workers that outlive a pass").
+pub(super) const FORECAST_MAX_INPUT: usize = 2 << 20;
+
+/// The views of a forecast of the plan: as the plan's [`PlanHost`] makes
+/// them, but none by the formatter. The last parses are kept: each
+/// forecast runs the plan again from the start.
+pub(super) struct ForecastViews<'a> {
+    plan: Plan,
+    input: Arc<[u8]>,
+    frontend: &'a dyn Frontend,
+    text: Option<&'a dyn Frontend>,
+    input_len: usize,
+    /// Parses by the input's front-end, by the text's hash, in the order
+    /// made.
+    parses: VecDeque<(TextKey, Arc<Tree>)>,
+}
+
+impl<'a> ForecastViews<'a> {
+    /// Parses kept: about as many as a plan has passes.
+    const KEEP: usize = 32;
+
+    /// The views of forecasts of `plan` from `input` (the text of its
+    /// first parse; `input_len`, the input's size).
+    pub(super) fn new(
+        plan: Plan,
+        input: Arc<[u8]>,
+        input_len: usize,
+        frontend: &'a dyn Frontend,
+        text: Option<&'a dyn Frontend>,
+    ) -> ForecastViews<'a> {
+        ForecastViews { plan, input, frontend, text, input_len, parses: VecDeque::new() }
+    }
+
+    fn parse(&mut self, text: &Arc<[u8]>) -> Arc<Tree> {
+        let key = TextKey::of(text);
+        if let Some((_, tree)) = self.parses.iter().find(|(k, _)| *k == key) {
+            return tree.clone();
+        }
+        let tree = Arc::new(self.frontend.parse(text.clone()));
+        if self.parses.len() == Self::KEEP {
+            self.parses.pop_front();
+        }
+        self.parses.push_back((key, tree.clone()));
+        tree
+    }
+}
+
+impl Views for ForecastViews<'_> {
+    fn view(&mut self, view: View, text: &Arc<[u8]>) -> Option<Arc<Tree>> {
+        match view {
+            View::Language => Some(self.parse(text)),
+            View::Text => Some(Arc::new(self.text?.parse(text.clone()))),
+            View::Format => None,
+            _ => derived_view(view, &self.parse(text), self.input_len),
+        }
+    }
+}
+
+impl Forecaster for ForecastViews<'_> {
+    fn forecast(&mut self, request: ForecastRequest<'_>, history: &dyn TestHistory) -> Forecast {
+        let (plan, input) = (self.plan, self.input.clone());
+        ahead::forecast(&plan, self, input, request, history)
+    }
+}
