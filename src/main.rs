@@ -1,17 +1,16 @@
 //! The `hdd` binary: parse arguments, run, print the summary, pick the exit code.
 //!
-//! This is the only place that decides an exit code (see `hdd::app::error::exit`).
+//! This is the only place that decides an exit code (see `hdd::app::exit`).
 
 use std::process::ExitCode;
 
-use hdd::app::cli::{self, Args};
-use hdd::app::error::{code_of, exit};
-use hdd::app::session::{self, Ended, Summary};
-use hdd::os::stop::Stop;
+use hdd::app::{self, Args, Ended, Summary};
+use hdd::app::{code_of, exit};
+use hdd::os::Stop;
 
 fn main() -> ExitCode {
     few_malloc_arenas();
-    let args = cli::parse();
+    let args = app::parse();
     let quiet = args.quiet;
     let stats_json = args.stats_json.clone();
     let result =
@@ -48,12 +47,12 @@ fn few_malloc_arenas() {
 
 fn dump_tree(args: &Args) -> anyhow::Result<u8> {
     if args.files.len() > 1 || args.file().is_dir() {
-        return Err(hdd::app::error::Fatal::usage("--dump-tree takes one file"));
+        return Err(hdd::app::Fatal::usage("--dump-tree takes one file"));
     }
     let lang = args.language()?;
     let stop = Stop::install()?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    match session::dump_tree(args.file(), lang, &stop, &mut out) {
+    match app::dump_tree(args.file(), lang, &stop, &mut out) {
         // a reader that stopped early (`| head`) is not an error
         Err(e) if broken_pipe(&e) => Ok(exit::OK),
         Err(e) => Err(e),
@@ -69,9 +68,9 @@ fn broken_pipe(err: &anyhow::Error) -> bool {
 fn run(args: Args, quiet: bool, stats_json: Option<&std::path::Path>) -> anyhow::Result<u8> {
     let config = args.into_config()?;
     // what a test leaves behind is re-parented to hdd, which ends it
-    hdd::os::reaper::adopt_orphans();
+    hdd::os::adopt_orphans();
     let stop = Stop::install()?;
-    let summary = session::reduce(&config, stop)?;
+    let summary = app::reduce(&config, stop)?;
     if let Some(path) = stats_json {
         let json = serde_json::to_string_pretty(&summary.stats)?;
         std::fs::write(path, json + "\n")

@@ -10,11 +10,16 @@
 //!
 //! Only `main` (the binary) picks the exit code, from what these return.
 
-pub mod cli;
-pub mod config;
-pub mod error;
-pub mod output;
-pub mod progress;
-pub mod session;
-pub mod set;
-pub mod values;
+pub(crate) mod cli;
+pub(crate) mod config;
+pub(crate) mod error;
+pub(crate) mod output;
+pub(crate) mod progress;
+pub(crate) mod session;
+pub(crate) mod set;
+pub(crate) mod values;
+
+pub use cli::{parse, Args};
+pub use config::Config;
+pub use error::{code_of, exit, Fatal};
+pub use session::{dump_tree, reduce, Ended, Summary};

@@ -11,14 +11,14 @@ use crate::oracle::stats::Stats;
 
 /// A handle on the progress line; a no-op when disabled.
 #[derive(Debug)]
-pub struct Progress {
+pub(crate) struct Progress {
     bar: Option<ProgressBar>,
     quiet: bool,
 }
 
 impl Progress {
     /// A progress line drawn when `enabled`; `quiet` silences messages too.
-    pub fn new(enabled: bool, quiet: bool) -> Progress {
+    pub(crate) fn new(enabled: bool, quiet: bool) -> Progress {
         let bar = enabled.then(|| {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(10));
             let style = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
@@ -30,7 +30,7 @@ impl Progress {
     }
 
     /// Redraws the line from the current figures.
-    pub fn update(&self, stats: &Stats, current: usize) {
+    pub(crate) fn update(&self, stats: &Stats, current: usize) {
         let Some(bar) = &self.bar else { return };
         let original = stats.original_bytes.max(1) as f64;
         bar.set_message(format!(
@@ -46,7 +46,7 @@ impl Progress {
     }
 
     /// Prints a line above the progress line (or plainly when it is hidden).
-    pub fn println(&self, line: &str) {
+    pub(crate) fn println(&self, line: &str) {
         if self.quiet {
             return;
         }
@@ -56,7 +56,7 @@ impl Progress {
         }
     }
 
-    pub fn clear(&self) {
+    pub(crate) fn clear(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 /// Parses "90", "90s", "1.5s", "500ms", "10m", "2h".
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
+pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();
     let split = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
     let (num, unit) = s.split_at(split);
@@ -25,7 +25,7 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 }
 
 /// Like [`parse_duration`], but "0" (no grace) is allowed.
-pub fn parse_grace(s: &str) -> Result<Duration, String> {
+pub(crate) fn parse_grace(s: &str) -> Result<Duration, String> {
     match s.trim().trim_end_matches(['s', 'm']) {
         "0" | "0.0" => Ok(Duration::ZERO),
         _ => parse_duration(s),
@@ -36,7 +36,7 @@ pub fn parse_grace(s: &str) -> Result<Duration, String> {
 /// expansions: blanks separate, `'...'` is literal, `"..."` keeps blanks and
 /// lets a backslash escape `\`, `"`, `$` and `` ` ``, and a backslash outside
 /// quotes escapes any character.
-pub fn split_words(s: &str) -> Result<Vec<String>, String> {
+pub(crate) fn split_words(s: &str) -> Result<Vec<String>, String> {
     let mut words = Vec::new();
     let mut word: Option<String> = None;
     let mut chars = s.chars();

@@ -15,7 +15,7 @@ use serde::Deserialize;
 /// The contents of one `grammars/<lang>.toml`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct GrammarData {
+pub(crate) struct GrammarData {
     /// The order in which a level's units are tried unless `--order` says
     /// otherwise: `"backward"` for code, where later parts use earlier ones,
     /// so removing the users first frees what they use in the same pass
@@ -210,7 +210,7 @@ pub struct GrammarData {
 /// the value the function gave it; the code that computed that value goes.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct GlobalsData {
+pub(crate) struct GlobalsData {
     /// The kinds of declarations that may move (C's `declaration`): only
     /// one that declares one name, has no initial value and stands in a
     /// block (a scope), not in a `for`.
@@ -233,7 +233,7 @@ pub struct GlobalsData {
 /// the place of its declaration there.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct FunctionData {
+pub(crate) struct FunctionData {
     /// The kinds that define a function (C's `function_definition`).
     pub definitions: Vec<String>,
     /// The kinds that declare one without defining it (C's `declaration`,
@@ -262,7 +262,7 @@ pub struct FunctionData {
 /// `[sweep]`: tokens that may all go in one candidate.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SweepData {
+pub(crate) struct SweepData {
     /// The tokens (`;`).
     pub tokens: Vec<String>,
     /// The kinds (or supertypes) whose nodes such a token ends; only a
@@ -277,7 +277,7 @@ pub struct SweepData {
 /// `return f(x);` by `f(x);`), where its place takes such a statement.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct StatementData {
+pub(crate) struct StatementData {
     /// The kind of such a statement (C's `expression_statement`).
     pub kind: String,
     /// What may stand so, as kind or supertype names (C's `expression`).
@@ -290,7 +290,7 @@ pub struct StatementData {
 /// (not kinds: a bracket is a bracket wherever the grammar puts it).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct LayoutData {
+pub(crate) struct LayoutData {
     /// One level of indentation (e.g. two spaces).
     pub indent: String,
     /// Brackets whose contents are indented one level more: `[["{", "}"]]`.
@@ -311,7 +311,7 @@ pub struct LayoutData {
 /// One kind of declaration: `[[declare]]`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct DeclareData {
+pub(crate) struct DeclareData {
     /// The declaring node's kind (e.g. `declaration`, `parameter_list`).
     pub kind: String,
     /// The kind of the token that spells the name (e.g. `identifier`); a
@@ -388,7 +388,7 @@ impl From<ShrinkData> for crate::syntax::policy::Shrink {
 /// One separated list: `[[list]]`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ListData {
+pub(crate) struct ListData {
     /// The kind of the list node (e.g. `argument_list`).
     pub parent: String,
     /// The separator tokens (e.g. `[","]`).
@@ -402,7 +402,7 @@ pub struct ListData {
 /// One child that is never deleted: `[[keep]]`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct KeepData {
+pub(crate) struct KeepData {
     /// The parent's kind.
     pub parent: String,
     /// The child's field name, if it is in a field.
@@ -416,7 +416,7 @@ pub struct KeepData {
 /// A node hoisting may splice: `[[splice]]`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SpliceData {
+pub(crate) struct SpliceData {
     /// The node's kind.
     pub parent: String,
     /// The field of the child up to which the node's beginning stays.
@@ -431,7 +431,7 @@ fn yes() -> bool {
 
 impl GrammarData {
     /// Parses one grammar file; `name` is used in error messages.
-    pub fn parse(name: &str, text: &str) -> Result<GrammarData> {
+    pub(crate) fn parse(name: &str, text: &str) -> Result<GrammarData> {
         let data: GrammarData =
             toml::from_str(text).with_context(|| format!("cannot read grammar data {name}"))?;
         for k in &data.keep {

@@ -23,13 +23,14 @@ use anyhow::Result;
 
 use crate::syntax::tree::Tree;
 
-pub mod forest;
-pub mod grammar;
+pub(crate) mod forest;
+pub(crate) mod grammar;
 pub(crate) mod tables;
-pub mod text;
-pub mod treesitter;
-pub mod xml;
+pub(crate) mod text;
+pub(crate) mod treesitter;
+pub(crate) mod xml;
 
+pub use forest::Forest;
 pub use grammar::OrderData;
 
 /// A parser for one language.

@@ -17,7 +17,7 @@ use crate::reduce::Context;
 
 /// What the plan will test after the pass in flight, if that pass ends as
 /// guessed: the session's views of the plan, run again from the start.
-pub trait Forecaster {
+pub(crate) trait Forecaster {
     /// The texts, the likeliest to be needed first, and the text the plan
     /// ends on if the forecast gets there.
     fn forecast(&mut self, request: ForecastRequest<'_>, history: &dyn TestHistory) -> Forecast;

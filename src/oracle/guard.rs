@@ -22,7 +22,7 @@ use crate::os::stop::Cancel;
 
 /// The syntax guard: re-parse, and reject candidates with more errors than allowed.
 #[derive(Clone, Copy)]
-pub struct Guard<'f> {
+pub(crate) struct Guard<'f> {
     pub frontend: &'f dyn Frontend,
     /// The syntax errors the input had.
     pub allowed: usize,

@@ -27,16 +27,16 @@ mod check;
 mod dispatch;
 mod evaluator;
 mod forecast;
-pub mod guard;
+pub(crate) mod guard;
 mod pool;
 mod predict;
 mod queue;
 mod sink;
-pub mod stats;
+pub(crate) mod stats;
 mod tuning;
 
-pub mod runner;
+pub(crate) mod runner;
 
-pub use evaluator::{Evaluator, Settings, StopReason};
-pub use forecast::Forecaster;
-pub use sink::{Answer, Sink};
+pub(crate) use evaluator::{Evaluator, Settings, StopReason};
+pub(crate) use forecast::Forecaster;
+pub(crate) use sink::{Answer, Sink};

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::stats::Stats;
 
 /// Where an evaluator's news goes.
-pub trait Sink {
+pub(crate) trait Sink {
     /// A better text was found: save it. An error stops the run.
     fn improved(&mut self, text: &[u8]) -> Result<()>;
 
@@ -31,7 +31,7 @@ pub trait Sink {
 
 /// One candidate's answer, as `--trace` writes it.
 #[derive(Debug, Serialize)]
-pub struct Answer {
+pub(crate) struct Answer {
     /// The pass and level (`hdd level 2`, `tokens level 0`, `layout`).
     pub phase: String,
     /// The search's step that proposed it (`Probe { single: false }`);

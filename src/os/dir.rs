@@ -23,16 +23,16 @@ use std::path::{Path, PathBuf};
 
 /// The length from which the kernel refuses a path (the terminating NUL
 /// included, a path of `PATH_MAX` bytes does not fit).
-pub const PATH_MAX: usize = libc::PATH_MAX as usize;
+pub(crate) const PATH_MAX: usize = libc::PATH_MAX as usize;
 
 /// An open directory.
 #[derive(Debug)]
-pub struct Dir(OwnedFd);
+pub(crate) struct Dir(OwnedFd);
 
 impl Dir {
     /// Opens the directory `path`, however long (close-on-exec): a path
     /// longer than `PATH_MAX` is opened in pieces, each from the last.
-    pub fn open(path: &Path) -> io::Result<Dir> {
+    pub(crate) fn open(path: &Path) -> io::Result<Dir> {
         let mut dir: Option<Dir> = None;
         for piece in pieces(path) {
             let at = dir.as_ref().map_or(libc::AT_FDCWD, |d| d.0.as_raw_fd());
@@ -43,7 +43,7 @@ impl Dir {
 
     /// This directory, its descriptor inherited by the processes hdd
     /// starts (so that [`Dir::path`] names it in them too).
-    pub fn inherited(self) -> io::Result<Dir> {
+    pub(crate) fn inherited(self) -> io::Result<Dir> {
         // SAFETY: fcntl on a descriptor we own; it only clears FD_CLOEXEC.
         if unsafe { libc::fcntl(self.0.as_raw_fd(), libc::F_SETFD, 0) } != 0 {
             return Err(io::Error::last_os_error());
@@ -53,19 +53,19 @@ impl Dir {
 
     /// `/proc/self/fd/N`: a short absolute path of this directory, valid
     /// while it is open (in hdd, and in its children if inherited).
-    pub fn path(&self) -> PathBuf {
+    pub(crate) fn path(&self) -> PathBuf {
         PathBuf::from(format!("/proc/self/fd/{}", self.0.as_raw_fd()))
     }
 
     /// [`Dir::path`], the descriptor left open for the rest of the process.
-    pub fn leak(self) -> PathBuf {
+    pub(crate) fn leak(self) -> PathBuf {
         let path = self.path();
         let _ = self.0.into_raw_fd();
         path
     }
 
     /// Creates `PREFIX` + six random characters + `.hdd-tmp`, new, mode 0600.
-    pub fn create_temp(&self, prefix: &OsStr) -> io::Result<(OsString, fs::File)> {
+    pub(crate) fn create_temp(&self, prefix: &OsStr) -> io::Result<(OsString, fs::File)> {
         const CHARS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
         let mut seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -99,7 +99,7 @@ impl Dir {
     }
 
     /// Renames `from` to `to`, both names in this directory.
-    pub fn rename(&self, from: &OsStr, to: &OsStr) -> io::Result<()> {
+    pub(crate) fn rename(&self, from: &OsStr, to: &OsStr) -> io::Result<()> {
         let (f, t) = (cstr(from)?, cstr(to)?);
         let fd = self.0.as_raw_fd();
         // SAFETY: a valid directory descriptor and C strings.
@@ -110,7 +110,7 @@ impl Dir {
     }
 
     /// Removes the file `name` of this directory, if it can.
-    pub fn unlink(&self, name: &OsStr) {
+    pub(crate) fn unlink(&self, name: &OsStr) {
         if let Ok(c) = cstr(name) {
             // SAFETY: a valid directory descriptor and C string.
             unsafe { libc::unlinkat(self.0.as_raw_fd(), c.as_ptr(), 0) };
@@ -158,7 +158,7 @@ fn cstr(s: &OsStr) -> io::Result<CString> {
 }
 
 /// Whether the kernel takes `path` as it is.
-pub fn fits(path: &Path) -> bool {
+pub(crate) fn fits(path: &Path) -> bool {
     path.as_os_str().len() < PATH_MAX
 }
 
@@ -166,7 +166,7 @@ pub fn fits(path: &Path) -> bool {
 /// or a path that does not exist yet), the path made absolute with `..`
 /// taken lexically (a symbolic link followed by `..` is then taken as its
 /// name's parent, not its target's).
-pub fn absolute(path: &Path) -> io::Result<PathBuf> {
+pub(crate) fn absolute(path: &Path) -> io::Result<PathBuf> {
     if let Ok(real) = fs::canonicalize(path) {
         return Ok(real);
     }
@@ -186,7 +186,7 @@ pub fn absolute(path: &Path) -> io::Result<PathBuf> {
 /// `path` is: `path` itself when it [fits], else `/proc/self/fd/N/NAME`
 /// through a descriptor of its directory, open while this lives.
 #[derive(Debug)]
-pub struct ShortPath {
+pub(crate) struct ShortPath {
     path: PathBuf,
     _dir: Option<Dir>,
 }
@@ -200,7 +200,7 @@ impl std::ops::Deref for ShortPath {
 }
 
 /// The [`ShortPath`] of `path`: what the standard library can open.
-pub fn reach(path: &Path) -> io::Result<ShortPath> {
+pub(crate) fn reach(path: &Path) -> io::Result<ShortPath> {
     if fits(path) {
         return Ok(ShortPath { path: path.to_path_buf(), _dir: None });
     }
@@ -212,17 +212,17 @@ pub fn reach(path: &Path) -> io::Result<ShortPath> {
 }
 
 /// [`fs::read`], for a path of any length.
-pub fn read(path: &Path) -> io::Result<Vec<u8>> {
+pub(crate) fn read(path: &Path) -> io::Result<Vec<u8>> {
     fs::read(&*reach(path)?)
 }
 
 /// [`fs::write`], for a path of any length.
-pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     fs::write(&*reach(path)?, bytes)
 }
 
 /// [`fs::create_dir_all`], for a path of any length.
-pub fn create_dir_all(path: &Path) -> io::Result<()> {
+pub(crate) fn create_dir_all(path: &Path) -> io::Result<()> {
     if fits(path) {
         return fs::create_dir_all(path);
     }
@@ -238,7 +238,7 @@ pub fn create_dir_all(path: &Path) -> io::Result<()> {
 
 /// The names in the directory `path` (of any length), with whether each
 /// is a directory (not following symbolic links).
-pub fn entries(path: &Path) -> io::Result<Vec<(OsString, bool)>> {
+pub(crate) fn entries(path: &Path) -> io::Result<Vec<(OsString, bool)>> {
     let here = reach(path)?;
     let mut out = Vec::new();
     for entry in fs::read_dir(&*here)? {

@@ -13,7 +13,10 @@
 //! nothing (only `oracle::runner` does); it signals and reaps what the
 //! runner spawned.
 
-pub mod dir;
-pub mod reaper;
-pub mod scratch;
-pub mod stop;
+pub(crate) mod dir;
+pub(crate) mod reaper;
+pub(crate) mod scratch;
+pub(crate) mod stop;
+
+pub use reaper::adopt_orphans;
+pub use stop::Stop;

@@ -34,7 +34,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// The environment variable that marks the processes of one run.
-pub const VAR: &str = "HDD_RUN";
+pub(crate) const VAR: &str = "HDD_RUN";
 
 /// Whether hdd is a child subreaper (and so must reap orphans).
 static ADOPTING: AtomicBool = AtomicBool::new(false);
@@ -55,23 +55,23 @@ pub fn adopt_orphans() -> bool {
 
 /// The test children the runner is waiting for: never reaped here.
 #[derive(Debug)]
-pub struct Registry;
+pub(crate) struct Registry;
 
 static CHILDREN: Mutex<Option<HashSet<i32>>> = Mutex::new(None);
 
 impl Registry {
     /// Holds the registry: spawn a test child and [`Registry::add`] it while
     /// holding this, so that no orphan sweep takes it for an orphan.
-    pub fn lock() -> MutexGuard<'static, Option<HashSet<i32>>> {
+    pub(crate) fn lock() -> MutexGuard<'static, Option<HashSet<i32>>> {
         CHILDREN.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    pub fn add(guard: &mut MutexGuard<'static, Option<HashSet<i32>>>, pid: i32) {
+    pub(crate) fn add(guard: &mut MutexGuard<'static, Option<HashSet<i32>>>, pid: i32) {
         guard.get_or_insert_with(HashSet::new).insert(pid);
     }
 
     /// Forgets a test child once the runner has reaped it.
-    pub fn remove(pid: i32) {
+    pub(crate) fn remove(pid: i32) {
         if let Some(set) = Registry::lock().as_mut() {
             set.remove(&pid);
         }
@@ -283,7 +283,7 @@ fn signal(pids: &[i32], sig: i32) {
 /// Reaps the orphans re-parented to hdd that have exited: every zombie child
 /// of hdd that is not a registered test child. Does nothing unless hdd is a
 /// subreaper (the orphans then belong to init).
-pub fn reap_orphans() {
+pub(crate) fn reap_orphans() {
     if ADOPTING.load(Ordering::SeqCst) {
         reap_in(&run_table(None));
     }
@@ -307,7 +307,7 @@ fn reap_in(procs: &[Proc]) {
 
 /// The processes of one run: its mark and, while it lives, its first process.
 #[derive(Debug)]
-pub struct ProcessTree {
+pub(crate) struct ProcessTree {
     /// `VAR=value`, as it appears in `/proc/PID/environ`.
     entry: Vec<u8>,
     /// The process group the run's child leads.
@@ -316,7 +316,7 @@ pub struct ProcessTree {
 
 impl ProcessTree {
     /// The run whose child is `child` (a process group leader), marked `value`.
-    pub fn new(value: &str, child: i32) -> ProcessTree {
+    pub(crate) fn new(value: &str, child: i32) -> ProcessTree {
         ProcessTree { entry: format!("{VAR}={value}").into_bytes(), pgid: child }
     }
 
@@ -325,7 +325,7 @@ impl ProcessTree {
     /// holds); returns as soon as nothing is left. The run's child is not
     /// reaped here (the runner waits for it); `child_done` tells whether it
     /// has exited and been reaped.
-    pub fn end(
+    pub(crate) fn end(
         &self,
         grace: Duration,
         hurry: &dyn Fn() -> bool,
@@ -379,7 +379,7 @@ impl ProcessTree {
 
 /// Ends every process left by any run of this hdd whose mark starts with
 /// `prefix` (at exit: nothing may outlive hdd).
-pub fn end_all(prefix: &str) {
+pub(crate) fn end_all(prefix: &str) {
     let entry = format!("{VAR}={prefix}").into_bytes();
     let me = std::process::id() as i32;
     for _ in 0..50 {

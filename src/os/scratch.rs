@@ -24,11 +24,11 @@ use anyhow::{Context, Result};
 use super::dir::{Dir, PATH_MAX};
 
 /// The name of the file that says who owns a session directory.
-pub const OWNER: &str = "owner";
+pub(crate) const OWNER: &str = "owner";
 
 /// A session directory, removed (with everything in it) when dropped.
 #[derive(Debug)]
-pub struct Session {
+pub(crate) struct Session {
     dir: tempfile::TempDir,
     /// The descriptor of the parent `dir` is reached through, when the
     /// parent's path leaves the runs too little room before `PATH_MAX`;
@@ -39,7 +39,7 @@ pub struct Session {
 
 impl Session {
     /// The session directory: its real path, or `/proc/self/fd/N/hdd-XXXX`.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.dir.path()
     }
 }
@@ -49,7 +49,7 @@ impl Session {
 /// get below `parent`: when the parent's absolute path and `room` do not
 /// fit in `PATH_MAX`, the session is reached through a descriptor of the
 /// parent, as `/proc/self/fd/N/hdd-XXXX`, in hdd and in the tests alike.
-pub fn session_dir(parent: Option<&Path>, room: usize) -> Result<Session> {
+pub(crate) fn session_dir(parent: Option<&Path>, room: usize) -> Result<Session> {
     let parent: PathBuf = parent.map_or_else(std::env::temp_dir, Path::to_path_buf);
     let cannot = || format!("cannot create a temporary directory in {}", parent.display());
     let long =
@@ -111,7 +111,7 @@ fn host() -> String {
 
 /// Removes the `hdd-*` directories in `parent` whose owner, on this host,
 /// is gone. Errors are ignored: this is tidying, not the run.
-pub fn remove_stale(parent: &Path) {
+pub(crate) fn remove_stale(parent: &Path) {
     let Ok(entries) = fs::read_dir(parent) else { return };
     let here = host();
     for entry in entries.flatten() {

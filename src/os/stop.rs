@@ -21,13 +21,13 @@ use anyhow::{Context, Result};
 
 /// A pipe that becomes readable when rung.
 #[derive(Debug)]
-pub struct Wake {
+pub(crate) struct Wake {
     read: OwnedFd,
     write: OwnedFd,
 }
 
 impl Wake {
-    pub fn new() -> io::Result<Wake> {
+    pub(crate) fn new() -> io::Result<Wake> {
         let mut fds = [0; 2];
         // SAFETY: `fds` has room for the two descriptors pipe2 writes.
         if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
@@ -39,13 +39,13 @@ impl Wake {
     }
 
     /// Makes the pipe readable (its reader wakes from `poll`).
-    pub fn ring(&self) {
+    pub(crate) fn ring(&self) {
         // SAFETY: writing one byte from a valid buffer to an open descriptor.
         unsafe { libc::write(self.write.as_raw_fd(), [1u8].as_ptr().cast(), 1) };
     }
 
     /// The descriptor to poll.
-    pub fn fd(&self) -> RawFd {
+    pub(crate) fn fd(&self) -> RawFd {
         self.read.as_raw_fd()
     }
 
@@ -210,7 +210,7 @@ impl Drop for Alarm {
 
 /// Lets a caller abandon a run that is no longer needed.
 #[derive(Debug)]
-pub struct Cancel {
+pub(crate) struct Cancel {
     flag: AtomicBool,
     wake: Option<Wake>,
 }
@@ -222,19 +222,19 @@ impl Default for Cancel {
 }
 
 impl Cancel {
-    pub fn set(&self) {
+    pub(crate) fn set(&self) {
         self.flag.store(true, Ordering::SeqCst);
         if let Some(w) = &self.wake {
             w.ring();
         }
     }
 
-    pub fn is_set(&self) -> bool {
+    pub(crate) fn is_set(&self) -> bool {
         self.flag.load(Ordering::SeqCst)
     }
 
     /// The descriptor that becomes readable when the run is cancelled.
-    pub fn fd(&self) -> Option<RawFd> {
+    pub(crate) fn fd(&self) -> Option<RawFd> {
         self.wake.as_ref().map(Wake::fd)
     }
 }

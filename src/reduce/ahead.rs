@@ -24,7 +24,7 @@ use crate::syntax::{TextKey, Tree, Unparser};
 /// What the oracle's tests so far say, as [`forecast`] asks it about
 /// candidates past what is known: the odds of a candidate like this, and
 /// what is known of a text.
-pub trait TestHistory {
+pub(crate) trait TestHistory {
     /// The chance that a candidate like this turns out interesting.
     fn chance(&self, context: Context, expect: bool) -> f64;
 
@@ -34,7 +34,7 @@ pub trait TestHistory {
 
 /// What the oracle knows of a text a forecast names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seen {
+pub(crate) enum Seen {
     /// A test (or the syntax guard, as not interesting) answered it before.
     Known(bool),
     /// A test of it is running.
@@ -43,7 +43,7 @@ pub enum Seen {
 }
 
 /// The views of a text, as the real plan's [`Host`] makes them.
-pub trait Views {
+pub(crate) trait Views {
     /// `view` of `text`, or `None` where the real host has none (or would
     /// run something to make it, as `--format` runs the formatter).
     fn view(&mut self, view: View, text: &Arc<[u8]>) -> Option<Arc<Tree>>;
@@ -51,7 +51,7 @@ pub trait Views {
 
 /// What a forecast is asked: where it starts and how far it goes.
 #[derive(Clone, Copy, Debug)]
-pub struct ForecastRequest<'o> {
+pub(crate) struct ForecastRequest<'o> {
     /// The outcome of every candidate the plan has settled, in order, then
     /// those assumed for the candidates of the pass in flight.
     pub outcomes: &'o [bool],
@@ -65,7 +65,7 @@ pub struct ForecastRequest<'o> {
 
 /// What a forecast found.
 #[derive(Debug, Default)]
-pub struct Forecast {
+pub(crate) struct Forecast {
     /// The texts to test, the likeliest to be needed first.
     pub texts: Vec<Arc<[u8]>>,
     /// The text the plan ends on if its guesses hold, when the forecast got
@@ -86,7 +86,7 @@ pub struct Forecast {
 /// after it is of no use: the next pass's first tests then start a test
 /// latency later. Forecast too, its texts run beside the guessed branch's.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Branch {
+pub(crate) struct Branch {
     pub outcomes: Vec<bool>,
     pub chance: f64,
 }
@@ -95,7 +95,7 @@ pub struct Branch {
 /// gives, if its guesses hold: those not known or running already, the
 /// likeliest to be needed first; and the text it ends on, if the forecast
 /// gets there. `input`: the text the plan started on.
-pub fn forecast(
+pub(crate) fn forecast(
     plan: &Plan,
     views: &mut dyn Views,
     input: Arc<[u8]>,

@@ -98,7 +98,7 @@ pub(super) enum Stage {
 
 /// Rounds of blocks probed against the same mask, the successes merged.
 #[derive(Clone, Debug)]
-pub struct Batch {
+pub(crate) struct Batch {
     /// The units, in the search's order; blocks are ranges of it.
     items: Vec<NodeId>,
     /// Switched off by this batch (or found absent), by position in `items`.
@@ -184,7 +184,7 @@ impl Batch {
     /// unit), each failed block halved for the next round, down to single
     /// units. With `fixpoint`, rounds of single units repeat while one
     /// commits something.
-    pub fn ddmin(items: Vec<NodeId>, width: usize, fixpoint: bool) -> Batch {
+    pub(crate) fn ddmin(items: Vec<NodeId>, width: usize, fixpoint: bool) -> Batch {
         let n = items.len();
         Batch {
             items,
@@ -215,7 +215,7 @@ impl Batch {
 
     /// HDD+'s 1-minimality phase as one batch: every present unit, level
     /// by level in `order`, probed once on its own.
-    pub fn one_minimal(order: Order) -> Batch {
+    pub(crate) fn one_minimal(order: Order) -> Batch {
         Batch { levels: Some(order), split: false, ..Batch::ddmin(Vec::new(), usize::MAX, false) }
     }
 
@@ -225,7 +225,7 @@ impl Batch {
     /// round, beside its halves, so that a declaration goes with the code
     /// that uses it, as one-at-a-time ddmin takes the users first and then
     /// the declaration.
-    pub fn with_users(self, users: Vec<Option<Vec<usize>>>) -> Batch {
+    pub(crate) fn with_users(self, users: Vec<Option<Vec<usize>>>) -> Batch {
         debug_assert!(users.is_empty() || users.len() == self.items.len());
         let mut uses = vec![Vec::new(); users.len()];
         for (p, list) in users.iter().enumerate() {
@@ -242,13 +242,13 @@ impl Batch {
     /// node's next target after it; the hoists that pass are merged with
     /// the blocks. A level then takes one round where its deletions and
     /// its hoists took two, one after the other.
-    pub fn hoisting(self) -> Batch {
+    pub(crate) fn hoisting(self) -> Batch {
         let offered = vec![false; self.items.len()];
         Batch { hoisting: true, offered, ..self }
     }
 
     /// The hoists tried that were not interesting, after a run.
-    pub fn failed_hoists(&self) -> &[Hoist] {
+    pub(crate) fn failed_hoists(&self) -> &[Hoist] {
         &self.failed_hoists
     }
 

@@ -20,7 +20,7 @@ use crate::syntax::{Mask, NodeId, Text, Tree};
 /// Tries each group of a tree in turn, switching off what is still present
 /// of it.
 #[derive(Clone, Debug, Default)]
-pub struct Coordinated {
+pub(crate) struct Coordinated {
     groups: Arc<Vec<Group>>,
     i: usize,
     /// The groups tried that were not interesting (indices into `groups`).
@@ -29,7 +29,7 @@ pub struct Coordinated {
 
 impl Coordinated {
     /// The search over `tree`'s groups, but those `memory` knows to fail.
-    pub fn new(tree: &Tree, memory: &GroupMemory) -> Coordinated {
+    pub(crate) fn new(tree: &Tree, memory: &GroupMemory) -> Coordinated {
         Coordinated::of(groups(tree), tree, memory)
     }
 
@@ -37,7 +37,7 @@ impl Coordinated {
     /// once after the HDD pass: the swept tokens (see [`swept`]) and the
     /// names `tree` uses but does not declare (see [`undeclared`]); but
     /// those `memory` knows to fail.
-    pub fn sweeping(tree: &Tree, memory: &GroupMemory) -> Coordinated {
+    pub(crate) fn sweeping(tree: &Tree, memory: &GroupMemory) -> Coordinated {
         let mut groups = swept(tree);
         groups.extend(undeclared(tree));
         Coordinated::of(groups, tree, memory)
@@ -45,7 +45,7 @@ impl Coordinated {
 
     /// The search over the groups of locals made global (see [`globals`]),
     /// but those `memory` knows to fail.
-    pub fn globals(tree: &Tree, memory: &GroupMemory) -> Coordinated {
+    pub(crate) fn globals(tree: &Tree, memory: &GroupMemory) -> Coordinated {
         Coordinated::of(globals(tree), tree, memory)
     }
 
@@ -55,7 +55,7 @@ impl Coordinated {
     }
 
     /// The groups tried that were not interesting, after a run.
-    pub fn failed(&self) -> impl Iterator<Item = &Group> {
+    pub(crate) fn failed(&self) -> impl Iterator<Item = &Group> {
         self.failed.iter().map(|&i| &self.groups[i])
     }
 }
@@ -95,18 +95,22 @@ impl Search for Coordinated {
 /// The groups that failed so far, by the kinds and texts of what they
 /// switch off.
 #[derive(Debug, Default)]
-pub struct GroupMemory {
+pub(crate) struct GroupMemory {
     failed: HashSet<u128>,
 }
 
 impl GroupMemory {
     /// Remembers groups of `tree` that were not interesting.
-    pub fn remember<'g>(&mut self, tree: &Tree, failed: impl IntoIterator<Item = &'g Group>) {
+    pub(crate) fn remember<'g>(
+        &mut self,
+        tree: &Tree,
+        failed: impl IntoIterator<Item = &'g Group>,
+    ) {
         self.failed.extend(failed.into_iter().map(|g| group_key(tree, g)));
     }
 
     /// Whether `group` of `tree` is known to fail.
-    pub fn knows(&self, tree: &Tree, group: &Group) -> bool {
+    pub(crate) fn knows(&self, tree: &Tree, group: &Group) -> bool {
         !self.failed.is_empty() && self.failed.contains(&group_key(tree, group))
     }
 }

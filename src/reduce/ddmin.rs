@@ -28,35 +28,36 @@ pub enum Ddmin {
 
 /// A ddmin search over one list of units.
 #[derive(Clone, Debug)]
-pub enum LevelSearch {
+pub(crate) enum LevelSearch {
     Classic(Classic),
     Adaptive(Adaptive),
 }
 
 impl LevelSearch {
     /// A search to a fixed point: its result is 1-minimal.
-    pub fn new(kind: Ddmin, items: Vec<NodeId>) -> LevelSearch {
+    #[cfg(test)]
+    pub(crate) fn new(kind: Ddmin, items: Vec<NodeId>) -> LevelSearch {
         LevelSearch::with_fixpoint(kind, items, true)
     }
 
     /// With `fixpoint` false, a pass that removed something is not repeated
     /// (for HDD+, whose second phase makes the result 1-tree-minimal anyway:
     /// the repeated passes would test the same units twice).
-    pub fn with_fixpoint(kind: Ddmin, items: Vec<NodeId>, fixpoint: bool) -> LevelSearch {
+    pub(crate) fn with_fixpoint(kind: Ddmin, items: Vec<NodeId>, fixpoint: bool) -> LevelSearch {
         match kind {
             Ddmin::Classic => LevelSearch::Classic(Classic { fixpoint, ..Classic::new(items) }),
             Ddmin::Adaptive => LevelSearch::Adaptive(Adaptive { fixpoint, ..Adaptive::new(items) }),
         }
     }
 
-    pub fn propose(&mut self) -> Option<Vec<NodeId>> {
+    pub(crate) fn propose(&mut self) -> Option<Vec<NodeId>> {
         match self {
             LevelSearch::Classic(s) => s.propose(),
             LevelSearch::Adaptive(s) => s.propose(),
         }
     }
 
-    pub fn feedback(&mut self, interesting: bool) {
+    pub(crate) fn feedback(&mut self, interesting: bool) {
         match self {
             LevelSearch::Classic(s) => s.feedback(interesting),
             LevelSearch::Adaptive(s) => s.feedback(interesting),
@@ -64,7 +65,7 @@ impl LevelSearch {
     }
 
     /// Whether the last proposal is likely to be interesting.
-    pub fn expect(&self) -> bool {
+    pub(crate) fn expect(&self) -> bool {
         match self {
             LevelSearch::Classic(_) => false,
             LevelSearch::Adaptive(s) => s.expect(),
@@ -72,7 +73,7 @@ impl LevelSearch {
     }
 
     /// Which step made the last proposal.
-    pub fn step(&self) -> Step {
+    pub(crate) fn step(&self) -> Step {
         match self {
             LevelSearch::Classic(s) if s.block == 1 => Step::Single,
             LevelSearch::Classic(_) => Step::Block,
@@ -81,7 +82,8 @@ impl LevelSearch {
     }
 
     /// The units still in the candidate.
-    pub fn items(&self) -> &[NodeId] {
+    #[cfg(test)]
+    pub(crate) fn items(&self) -> &[NodeId] {
         match self {
             LevelSearch::Classic(s) => &s.items,
             LevelSearch::Adaptive(s) => &s.items,
@@ -91,7 +93,7 @@ impl LevelSearch {
 
 /// Block-size ddmin (and, from block size 1, linear-time greedy).
 #[derive(Clone, Debug)]
-pub struct Classic {
+pub(crate) struct Classic {
     items: Vec<NodeId>,
     block: usize,
     /// Start of the block proposed last (or to propose next).
@@ -106,17 +108,18 @@ pub struct Classic {
 
 impl Classic {
     /// ddmin starting with blocks of half the list.
-    pub fn new(items: Vec<NodeId>) -> Classic {
+    pub(crate) fn new(items: Vec<NodeId>) -> Classic {
         let block = (items.len() / 2).max(1);
         Classic { items, block, i: 0, end: 0, changed: false, fixpoint: true }
     }
 
     /// The linear-time greedy search: single units only.
-    pub fn greedy(items: Vec<NodeId>) -> Classic {
+    #[cfg(test)]
+    pub(crate) fn greedy(items: Vec<NodeId>) -> Classic {
         Classic { items, block: 1, i: 0, end: 0, changed: false, fixpoint: true }
     }
 
-    pub fn propose(&mut self) -> Option<Vec<NodeId>> {
+    pub(crate) fn propose(&mut self) -> Option<Vec<NodeId>> {
         loop {
             if self.items.is_empty() {
                 return None;
@@ -139,7 +142,7 @@ impl Classic {
         }
     }
 
-    pub fn feedback(&mut self, interesting: bool) {
+    pub(crate) fn feedback(&mut self, interesting: bool) {
         if interesting {
             self.items.drain(self.i..self.end);
             self.changed = true;
@@ -164,7 +167,7 @@ enum Probe {
 
 /// Adaptive ddmin: at each index, the largest deletable block, found by probing.
 #[derive(Clone, Debug)]
-pub struct Adaptive {
+pub(crate) struct Adaptive {
     items: Vec<NodeId>,
     i: usize,
     /// Units deleted at index `i` so far.
@@ -180,7 +183,7 @@ pub struct Adaptive {
 }
 
 impl Adaptive {
-    pub fn new(items: Vec<NodeId>) -> Adaptive {
+    pub(crate) fn new(items: Vec<NodeId>) -> Adaptive {
         Adaptive {
             items,
             i: 0,
@@ -200,7 +203,7 @@ impl Adaptive {
         self.probe = Probe::Linear;
     }
 
-    pub fn propose(&mut self) -> Option<Vec<NodeId>> {
+    pub(crate) fn propose(&mut self) -> Option<Vec<NodeId>> {
         loop {
             if self.i >= self.items.len() {
                 if !(self.changed && self.fixpoint) {
@@ -235,7 +238,7 @@ impl Adaptive {
 
     /// The likely outcome of the last proposal: probing goes on while it
     /// succeeds, and a first probe tends to do what the previous one did.
-    pub fn expect(&self) -> bool {
+    pub(crate) fn expect(&self) -> bool {
         match self.probe {
             Probe::Linear if self.deleted == 0 => self.first_ok,
             Probe::Linear | Probe::Doubling { .. } => true,
@@ -246,7 +249,7 @@ impl Adaptive {
     /// Which step made the last proposal: the first probe at an index
     /// (after one whose first probe failed or passed), the 2nd to 5th single
     /// deletion, doubling or bisecting.
-    pub fn step(&self) -> Step {
+    pub(crate) fn step(&self) -> Step {
         match self.probe {
             Probe::Linear if self.deleted == 0 => Step::FirstProbe { after_success: self.first_ok },
             Probe::Linear => Step::Linear { nth: 1 + self.deleted.min(4) as u8 },
@@ -255,7 +258,7 @@ impl Adaptive {
         }
     }
 
-    pub fn feedback(&mut self, interesting: bool) {
+    pub(crate) fn feedback(&mut self, interesting: bool) {
         let size = self.pending;
         if matches!(self.probe, Probe::Linear) && self.deleted == 0 {
             self.first_ok = interesting;

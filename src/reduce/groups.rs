@@ -30,7 +30,7 @@ const FILE: u32 = NO_PARENT;
 
 /// What one candidate of coordinated deletion switches off.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Group {
+pub(crate) struct Group {
     /// The declaring nodes (a prototype and a definition, say), in preorder.
     pub decls: Vec<NodeId>,
     /// Everything switched off: the declarations, the node around each use,
@@ -67,7 +67,7 @@ struct Decl {
 /// [`error_groups`]); each pair of blocks that may merge (see [`merges`]);
 /// each node with the token after it (see [`with_next_token`]); each function that may be made `void` (see [`voided`]); and each member
 /// function that may be defined in its class (see [`defined_in_class`]).
-pub fn groups(tree: &Tree) -> Vec<Group> {
+pub(crate) fn groups(tree: &Tree) -> Vec<Group> {
     let (bound, undeclared, _) = binding_groups(tree);
     let mut out = error_groups(tree);
     out.extend(bound);
@@ -84,14 +84,14 @@ pub fn groups(tree: &Tree) -> Vec<Group> {
 /// `size_t`): every use replaced at once where only groups replace it
 /// (`size_t` by `int`), when that is shorter. One use alone could make
 /// `int *` and `size_t *` meet.
-pub fn undeclared(tree: &Tree) -> Vec<Group> {
+pub(crate) fn undeclared(tree: &Tree) -> Vec<Group> {
     binding_groups(tree).1
 }
 
 /// The groups of locals made global (see [`globalized`]), the latest
 /// declaration first: a last resort, which the plan tries when nothing
 /// else shortens the text.
-pub fn globals(tree: &Tree) -> Vec<Group> {
+pub(crate) fn globals(tree: &Tree) -> Vec<Group> {
     let mut out = binding_groups(tree).2;
     out.sort_by_key(|g| std::cmp::Reverse(g.decls[0]));
     out
@@ -100,7 +100,7 @@ pub fn globals(tree: &Tree) -> Vec<Group> {
 /// One group per swept token kind (grammar data `[sweep]`): every token of
 /// it that ends a node of a kind it may end (JavaScript's `;` of each
 /// statement), when there are two or more.
-pub fn swept(tree: &Tree) -> Vec<Group> {
+pub(crate) fn swept(tree: &Tree) -> Vec<Group> {
     let policy = tree.policy();
     if policy.kinds.iter().all(|k| k.swept == Swept::No) {
         return Vec::new();
@@ -544,7 +544,7 @@ fn resolved(tree: &Tree) -> Option<Resolved<'_>> {
 /// Each name token of `tree` that resolves to a declaration, with the
 /// node that declares it (for a batch's probes: what goes with a
 /// declaration, see [`Units::with_uses`](super::Units::with_uses)).
-pub fn name_uses(tree: &Tree) -> Vec<(NodeId, NodeId)> {
+pub(crate) fn name_uses(tree: &Tree) -> Vec<(NodeId, NodeId)> {
     let Some(r) = resolved(tree) else { return Vec::new() };
     let mut out = Vec::new();
     for (ds, us) in r.members.iter().zip(&r.uses) {

@@ -28,7 +28,7 @@ pub(super) const EARLY_TARGETS: usize = 2;
 /// Hoisting: each hoistable node, outermost first, replaced in turn by each
 /// of its targets until one is interesting.
 #[derive(Clone, Debug, Default)]
-pub struct Hoisting {
+pub(crate) struct Hoisting {
     node: usize,
     target: usize,
     /// Hoists not to try.
@@ -42,25 +42,21 @@ pub struct Hoisting {
 }
 
 impl Hoisting {
-    pub fn new() -> Hoisting {
-        Hoisting::default()
-    }
-
     /// Hoisting that does not try the hoists in `skip` (the caller knows
     /// they fail).
-    pub fn skipping(skip: HashSet<Hoist>) -> Hoisting {
+    pub(crate) fn skipping(skip: HashSet<Hoist>) -> Hoisting {
         Hoisting { skip: Arc::new(skip), ..Hoisting::default() }
     }
 
     /// Hoisting of the nodes of one HDD level only, and only of those with
     /// at most two targets (`EARLY_TARGETS`).
-    pub fn at_level(level: usize) -> Hoisting {
+    pub(crate) fn at_level(level: usize) -> Hoisting {
         Hoisting { level: Some(level), ..Hoisting::default() }
     }
 
     /// The hoists tried that were not interesting, after a run (see
     /// [`drive`](crate::reduce::drive)).
-    pub fn failed(&self) -> &[Hoist] {
+    pub(crate) fn failed(&self) -> &[Hoist] {
         &self.failed
     }
 }
@@ -130,7 +126,7 @@ impl Search for Hoisting {
 ///
 /// [`Batch`]: super::Batch
 #[derive(Clone, Debug)]
-pub struct HoistBatch {
+pub(crate) struct HoistBatch {
     /// Hoists not to try.
     skip: Arc<HashSet<Hoist>>,
     /// The next target to offer each hoistable node (by its index in
@@ -179,12 +175,12 @@ impl Default for HoistBatch {
 impl HoistBatch {
     /// Every hoistable node, but not the hoists in `skip` (the caller knows
     /// they fail).
-    pub fn skipping(skip: HashSet<Hoist>) -> HoistBatch {
+    pub(crate) fn skipping(skip: HashSet<Hoist>) -> HoistBatch {
         HoistBatch { skip: Arc::new(skip), ..HoistBatch::default() }
     }
 
     /// The hoists tried that were not interesting, after a run.
-    pub fn failed(&self) -> &[Hoist] {
+    pub(crate) fn failed(&self) -> &[Hoist] {
         &self.failed
     }
 
@@ -406,7 +402,7 @@ impl Search for HoistBatch {
 /// a hoist that failed is not tried again while that text reads the same,
 /// with the names the renaming pass changed read as they were before it.
 #[derive(Debug, Default)]
-pub struct HoistMemory {
+pub(crate) struct HoistMemory {
     failed: HashSet<u128>,
     /// The names the renaming pass gave, each with the name it replaced.
     renamed: HashMap<Box<[u8]>, Box<[u8]>>,
@@ -414,12 +410,16 @@ pub struct HoistMemory {
 
 impl HoistMemory {
     /// Remembers hoists of `tree` that were not interesting.
-    pub fn remember<'h>(&mut self, tree: &Tree, failed: impl IntoIterator<Item = &'h Hoist>) {
+    pub(crate) fn remember<'h>(
+        &mut self,
+        tree: &Tree,
+        failed: impl IntoIterator<Item = &'h Hoist>,
+    ) {
         self.failed.extend(failed.into_iter().map(|&h| hoist_key(tree, h, &self.renamed)));
     }
 
     /// The hoists of `tree` (with `units`) known to fail.
-    pub fn known_failures(&self, tree: &Tree, units: &Units) -> HashSet<Hoist> {
+    pub(crate) fn known_failures(&self, tree: &Tree, units: &Units) -> HashSet<Hoist> {
         // nothing failed yet (`--algorithm hdd`, or HDD+ without early
         // hoists): nothing to skip, no need to hash every hoist
         if self.failed.is_empty() {
@@ -436,7 +436,7 @@ impl HoistMemory {
     /// and after it, so that the hoists that failed before it are still
     /// known after it (it changes nothing else: the two parses have the
     /// same nodes, whose name tokens differ where a name was renamed).
-    pub fn renamed(&mut self, before: &Tree, after: &Tree) {
+    pub(crate) fn renamed(&mut self, before: &Tree, after: &Tree) {
         if before.len() != after.len() {
             return;
         }
@@ -516,7 +516,7 @@ mod tests {
         let mut unparser = Unparser::new();
         let mut oracle =
             TextOracle { tree: &tree, unparser: &mut unparser, needle: b'c', calls: 0 };
-        let hoisted = run(Hoisting::new(), &units, &mut mask, &mut oracle);
+        let hoisted = run(Hoisting::default(), &units, &mut mask, &mut oracle);
         // a straight to c, the end of its chain of single targets
         assert_eq!(hoisted, Ok(1));
         assert_eq!(oracle.calls, 1);
@@ -533,7 +533,7 @@ mod tests {
         // nothing is interesting: every hoist is tried once and fails
         let mut oracle =
             TextOracle { tree: &tree, unparser: &mut unparser, needle: b'z', calls: 0 };
-        let mut hoist = Hoisting::new();
+        let mut hoist = Hoisting::default();
         let mut mask = Mask::new(tree.len());
         let hoisted = drive(&mut hoist, &units, &mut mask, &mut oracle);
         assert_eq!(hoisted, Ok(0));
@@ -574,7 +574,7 @@ mod tests {
             let all = units.present_bfs(&Mask::new(tree.len()));
             let need: Vec<NodeId> = all.iter().copied().filter(|_| rng.chance(0.1)).collect();
             let pred = |p: &[NodeId]| need.iter().all(|n| p.contains(n));
-            let (one, _) = hoist_with(&tree, Hoisting::new(), pred);
+            let (one, _) = hoist_with(&tree, Hoisting::default(), pred);
             let (batch, _) = hoist_with(&tree, HoistBatch::default(), pred);
             assert_eq!(units.present_bfs(&batch), units.present_bfs(&one), "round {round}");
             hoisted += batch.hoists().len();
@@ -614,7 +614,7 @@ mod tests {
         let units = Units::new(&tree);
         let pred = |p: &[NodeId]| p.contains(&NodeId(3)) || p.contains(&NodeId(6));
         let (batch, calls) = hoist_with(&tree, HoistBatch::default(), pred);
-        let (one, _) = hoist_with(&tree, Hoisting::new(), pred);
+        let (one, _) = hoist_with(&tree, Hoisting::default(), pred);
         assert_eq!(units.present_bfs(&batch), units.present_bfs(&one));
         let hoisted: Vec<(u32, u32)> =
             batch.hoists().iter().map(|h| (h.node.0, h.to.first.0)).collect();

@@ -22,37 +22,37 @@
 
 use crate::syntax::{Hoist, Mask, NodeId, Swap};
 
-pub mod ahead;
-pub mod batch;
-pub mod coordinated;
-pub mod ddmin;
-pub mod groups;
-pub mod hdd;
-pub mod hoist;
-pub mod one_minimal;
-pub mod plan;
-pub mod rename;
-pub mod seams;
+pub(crate) mod ahead;
+pub(crate) mod batch;
+pub(crate) mod coordinated;
+pub(crate) mod ddmin;
+pub(crate) mod groups;
+pub(crate) mod hdd;
+pub(crate) mod hoist;
+pub(crate) mod one_minimal;
+pub(crate) mod plan;
+pub(crate) mod rename;
+pub(crate) mod seams;
 mod stream;
-pub mod units;
-pub mod whole;
+pub(crate) mod units;
+pub(crate) mod whole;
 
 #[cfg(test)]
 mod rng;
 #[cfg(test)]
 pub(crate) mod testing;
 
-pub use batch::Batch;
-pub use coordinated::{Coordinated, GroupMemory};
+pub(crate) use batch::Batch;
+pub(crate) use coordinated::{Coordinated, GroupMemory};
 pub use ddmin::Ddmin;
 pub use hdd::Hdd;
-pub use hoist::{HoistBatch, Hoisting};
-pub use one_minimal::OneMinimal;
-pub use plan::{Algorithm, Host, Phase, Plan, View};
-pub use rename::Renaming;
-pub use seams::Seams;
+pub(crate) use hoist::{HoistBatch, Hoisting};
+pub(crate) use one_minimal::OneMinimal;
+pub(crate) use plan::{Algorithm, Host, Phase, Plan, View};
+pub(crate) use rename::Renaming;
+pub(crate) use seams::Seams;
 pub use units::{Order, Units};
-pub use whole::Whole;
+pub(crate) use whole::Whole;
 
 /// One change to try.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -12,7 +12,7 @@ use crate::syntax::{Mask, NodeId};
 /// continuing after each success. The session repeats it (on a fresh parse)
 /// until a pass removes nothing; the result is then 1-tree-minimal.
 #[derive(Clone, Debug, Default)]
-pub struct OneMinimal {
+pub(crate) struct OneMinimal {
     order: Order,
     items: Option<Vec<NodeId>>,
     i: usize,
@@ -22,7 +22,7 @@ pub struct OneMinimal {
 }
 
 impl OneMinimal {
-    pub fn new(order: Order) -> OneMinimal {
+    pub(crate) fn new(order: Order) -> OneMinimal {
         OneMinimal { order, ..OneMinimal::default() }
     }
 }

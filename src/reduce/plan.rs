@@ -103,7 +103,7 @@ impl Phase {
 
 /// Which tree of the current best text a pass works on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum View {
+pub(crate) enum View {
     /// A parse by the input's own front-end.
     Language,
     /// Lines and words, as plain text.
@@ -122,7 +122,7 @@ pub enum View {
 }
 
 /// What a plan needs from the world around it.
-pub trait Host {
+pub(crate) trait Host {
     /// The current best text as `view` (parsed again only when the text
     /// changed); candidates are unparsed against it from now on. `None`
     /// when the view has nothing to reduce.
@@ -134,7 +134,7 @@ pub trait Host {
 
 /// A validated choice of algorithm and passes.
 #[derive(Clone, Copy, Debug)]
-pub struct Plan {
+pub(crate) struct Plan {
     pub algorithm: Algorithm,
     pub ddmin: Ddmin,
     /// The order of units within a level, for the input's language.
@@ -165,7 +165,7 @@ pub struct Plan {
 
 impl Plan {
     /// Runs the plan until done or stopped.
-    pub fn run(&self, host: &mut dyn Host) -> Result<(), Stopped> {
+    pub(crate) fn run(&self, host: &mut dyn Host) -> Result<(), Stopped> {
         let (malformed, token_pass) = host
             .view(View::Language)
             .map_or((false, false), |t| (t.error_count() > 0, t.policy().token_pass));
@@ -452,7 +452,7 @@ impl Plan {
 
 /// The tree's passes run again after the token pass when it removed at
 /// least one part in this many of the text (see [`Plan::run`]).
-pub const ROUND_AFTER_TOKENS: usize = 4;
+pub(crate) const ROUND_AFTER_TOKENS: usize = 4;
 
 /// What a plan remembers across its passes: the hoists and the groups of
 /// coordinated deletion that failed, by what they delete.
@@ -464,7 +464,7 @@ struct Memory {
 
 /// The most lines and tokens the token pass without the syntax guard takes
 /// on (see [`Plan::cut_through`]): each may cost a test.
-pub const CUT_THROUGH_TOKENS: usize = 128;
+pub(crate) const CUT_THROUGH_TOKENS: usize = 128;
 
 /// The length of the current best text (0 when it does not parse).
 fn text_len(host: &mut dyn Host) -> usize {

@@ -26,7 +26,7 @@ const RESERVED: &[&str] = &["as", "do", "if", "in", "is", "of", "or"];
 
 /// The renaming view of `tree`, or `None` when no declared name can get a
 /// shorter one.
-pub fn view(tree: &Tree) -> Option<Tree> {
+pub(crate) fn view(tree: &Tree) -> Option<Tree> {
     let policy = tree.policy();
     // declared names, by (name kind, text)
     let declared: HashSet<(u16, &[u8])> = declared_names(tree)
@@ -135,7 +135,7 @@ impl FreshNames {
 /// test rather than one per name; `f` names the test needs cost about
 /// `2 f log2(n / f)` more.
 #[derive(Clone, Debug, Default)]
-pub struct Renaming {
+pub(crate) struct Renaming {
     /// The sets of names still to try, as ranges of the view's kinds, the
     /// next one last; `None` before the first proposal.
     todo: Option<Vec<(u16, u16)>>,

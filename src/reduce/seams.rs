@@ -26,7 +26,7 @@ use crate::syntax::{Mask, NodeId, Tree};
 
 /// The seams of a tree of lines of tokens, tried in turn.
 #[derive(Clone, Debug, Default)]
-pub struct Seams {
+pub(crate) struct Seams {
     /// The runs to try, in source order; a line all of whose tokens a run
     /// holds stands for them.
     runs: Vec<Vec<NodeId>>,
@@ -36,7 +36,7 @@ pub struct Seams {
 impl Seams {
     /// The seams of `tree`, a view whose leaves are the tokens (lines of
     /// tokens, as the plain-text front-end makes them).
-    pub fn new(tree: &Tree) -> Seams {
+    pub(crate) fn new(tree: &Tree) -> Seams {
         let tokens: Vec<NodeId> = (0..tree.len() as u32)
             .map(NodeId)
             .filter(|&id| {
@@ -62,7 +62,8 @@ impl Seams {
     }
 
     /// The runs to try, each as the nodes it switches off.
-    pub fn runs(&self) -> &[Vec<NodeId>] {
+    #[cfg(test)]
+    pub(crate) fn runs(&self) -> &[Vec<NodeId>] {
         &self.runs
     }
 }

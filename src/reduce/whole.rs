@@ -8,7 +8,7 @@ use crate::syntax::Mask;
 
 /// Proposes switching off every present unit, once.
 #[derive(Clone, Debug, Default)]
-pub struct Whole {
+pub(crate) struct Whole {
     done: bool,
 }
 

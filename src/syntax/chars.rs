@@ -53,7 +53,7 @@ enum Region {
 }
 
 /// The characters view of `tree`, or `None` when it has nothing to shrink.
-pub fn view(tree: &Tree) -> Option<Tree> {
+pub(crate) fn view(tree: &Tree) -> Option<Tree> {
     let src = tree.src();
     let policy = tree.policy();
     let mut ranges = Vec::new();

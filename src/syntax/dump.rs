@@ -12,10 +12,10 @@ use std::io;
 use super::tree::{flags, roles, Action, NodeId, Tree};
 
 /// The deepest nesting shown by indentation.
-pub const MAX_INDENT: usize = 64;
+pub(crate) const MAX_INDENT: usize = 64;
 
 /// Writes the tree, one node per line, for `--dump-tree`.
-pub fn dump(
+pub(crate) fn dump(
     tree: &Tree,
     out: &mut dyn io::Write,
     is_unit: &dyn Fn(NodeId) -> bool,

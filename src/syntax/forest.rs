@@ -24,17 +24,17 @@ use super::tree::{flags, Action, Node, Tree, NO_PARENT};
 const FOREST: &str = "forest";
 
 /// The byte between two files' texts.
-pub const SEPARATOR: u8 = 0;
+pub(crate) const SEPARATOR: u8 = 0;
 
 /// The files' texts in a forest's text (always one more than the
 /// separators).
-pub fn split(text: &[u8]) -> Vec<&[u8]> {
+pub(crate) fn split(text: &[u8]) -> Vec<&[u8]> {
     text.split(|&b| b == SEPARATOR).collect()
 }
 
 /// How deep the root of each file's own tree lies: 0 in a tree of one
 /// file, 2 in a forest (under the `forest` root and a `file` node).
-pub fn file_root_depth(tree: &Tree) -> usize {
+pub(crate) fn file_root_depth(tree: &Tree) -> usize {
     // the forest's two kinds come after every language's
     let forest = tree.policy().kinds.len().saturating_sub(2);
     let root = tree.nodes().first();
@@ -66,7 +66,7 @@ struct Offsets {
 
 /// Splices the files' trees (each over its own text) into one tree over
 /// their [`join`]ed texts, as the module says.
-pub fn splice(trees: &[Tree]) -> Tree {
+pub(crate) fn splice(trees: &[Tree]) -> Tree {
     let (policy, offsets) = merged_policy(trees);
     let src = join(&trees.iter().map(|t| t.src()).collect::<Vec<_>>());
     let nodes = spliced_nodes(trees, &offsets, policy.kinds.len() as u16 - 2, src.len());

@@ -8,11 +8,11 @@
 
 /// The hash of a text's bytes (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TextKey(u128);
+pub(crate) struct TextKey(u128);
 
 impl TextKey {
     /// The key of `text`.
-    pub fn of(text: &[u8]) -> TextKey {
+    pub(crate) fn of(text: &[u8]) -> TextKey {
         TextKey(xxhash_rust::xxh3::xxh3_128(text))
     }
 }

@@ -78,7 +78,7 @@ enum Open {
 /// The layout view of `tree`, or `None` when its language has no layout
 /// rules, the text reads as the rules would lay it out already, or laid
 /// out it would be longer than `limit`.
-pub fn view(tree: &Tree, limit: usize) -> Option<Tree> {
+pub(crate) fn view(tree: &Tree, limit: usize) -> Option<Tree> {
     let rules = tree.policy().layout.as_deref()?;
     let src = tree.src();
     let tokens = tokens(tree, rules);
@@ -111,7 +111,7 @@ pub fn view(tree: &Tree, limit: usize) -> Option<Tree> {
 /// The view of `tree`'s text as a formatter wrote it (`--format`): one unit
 /// over the whole text, switched to `formatted`. `None` when it reads the
 /// same, or is longer than `limit`.
-pub fn formatted(tree: &Tree, formatted: Vec<u8>, limit: usize) -> Option<Tree> {
+pub(crate) fn formatted(tree: &Tree, formatted: Vec<u8>, limit: usize) -> Option<Tree> {
     let src = tree.src();
     if formatted == src || formatted.len() > limit {
         return None;

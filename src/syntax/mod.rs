@@ -16,18 +16,20 @@
 //! Invariant: this layer knows nothing of the layers above it (languages,
 //! the reducer core, the oracle, the application). It does no I/O.
 
-pub mod chars;
-pub mod dump;
-pub mod forest;
-pub mod key;
-pub mod layout;
-pub mod mask;
-pub mod policy;
-pub mod tree;
-pub mod unparse;
+pub(crate) mod chars;
+pub(crate) mod dump;
+pub(crate) mod forest;
+pub(crate) mod key;
+pub(crate) mod layout;
+pub(crate) mod mask;
+pub(crate) mod policy;
+pub(crate) mod tree;
+pub(crate) mod unparse;
 
-pub use key::TextKey;
-pub use mask::{Hoist, Mask, Swap, Target, Text};
+pub use forest::join;
+pub(crate) use key::TextKey;
+pub use mask::{Hoist, Mask};
+pub(crate) use mask::{Swap, Target, Text};
 pub use tree::{NodeId, Tree};
 pub use unparse::Unparser;
 

@@ -13,7 +13,7 @@
 use std::sync::{Arc, LazyLock};
 
 /// The kind every front-end uses for syntax error nodes.
-pub const ERROR_KIND: u16 = u16::MAX;
+pub(crate) const ERROR_KIND: u16 = u16::MAX;
 
 /// Everything a language says about one kind of node.
 ///
@@ -279,7 +279,7 @@ pub enum Shrink {
 }
 
 /// An opening and a closing bracket, as token texts.
-pub type Pair = (Box<[u8]>, Box<[u8]>);
+pub(crate) type Pair = (Box<[u8]>, Box<[u8]>);
 
 /// How a language's results are laid out (grammar data `layout`; the
 /// layout view applies them).

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use super::policy::{KindPolicy, Policy, SlotInfo};
 
 /// The `parent` of a root: no node.
-pub const NO_PARENT: u32 = u32::MAX;
+pub(crate) const NO_PARENT: u32 = u32::MAX;
 
 /// Index of a node in its [`Tree`]; ids are assigned in preorder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -42,49 +42,49 @@ pub enum Action {
 }
 
 /// Per-node flags.
-pub mod flags {
+pub(crate) mod flags {
     /// A named node (as opposed to an anonymous token such as `;`).
-    pub const NAMED: u8 = 1;
+    pub(crate) const NAMED: u8 = 1;
     /// An "extra" such as a comment, allowed anywhere by the grammar.
-    pub const EXTRA: u8 = 1 << 1;
+    pub(crate) const EXTRA: u8 = 1 << 1;
     /// A syntax error node made by the parser's error recovery.
-    pub const ERROR: u8 = 1 << 2;
+    pub(crate) const ERROR: u8 = 1 << 2;
     /// A zero-width token the parser inserted to recover from an error.
-    pub const MISSING: u8 = 1 << 3;
+    pub(crate) const MISSING: u8 = 1 << 3;
     /// A separated list (e.g. an argument list): its separators follow its elements.
-    pub const LIST: u8 = 1 << 4;
+    pub(crate) const LIST: u8 = 1 << 4;
     /// An element of the parent [`LIST`].
-    pub const ELEMENT: u8 = 1 << 5;
+    pub(crate) const ELEMENT: u8 = 1 << 5;
     /// A separator token of the parent [`LIST`].
-    pub const SEPARATOR: u8 = 1 << 6;
+    pub(crate) const SEPARATOR: u8 = 1 << 6;
     /// Kept by a rule of the grammar data: never switched off, never hoisted
     /// out of its place (it may itself be replaced by what is inside it).
-    pub const KEPT: u8 = 1 << 7;
+    pub(crate) const KEPT: u8 = 1 << 7;
 }
 
 /// Per-node roles in naming and coordinated deletion (see [`Node::role`]).
-pub mod roles {
+pub(crate) mod roles {
     /// The child of a declaration that holds the name it declares (the
     /// field grammar data `declare` names, e.g. C's `declarator`).
-    pub const NAME_PLACE: u8 = 1;
+    pub(crate) const NAME_PLACE: u8 = 1;
     /// Replaced only by coordinated deletion, as a use of a name whose
     /// declaration goes in the same candidate: by a minimal form exactly as
     /// long as the node (`x` by `0`, which alone would change the text
     /// without shortening it), or by one of grammar data `group_replace`
     /// (a type name by `int`). Never a unit of the other searches.
-    pub const GROUPED: u8 = 1 << 1;
+    pub(crate) const GROUPED: u8 = 1 << 1;
     /// The child of a node hoisting may splice up to which the node's
     /// beginning stays (grammar data `[[splice]]`: an `if`'s condition).
-    pub const HEAD: u8 = 1 << 2;
+    pub(crate) const HEAD: u8 = 1 << 2;
     /// The child of such a node whose statement may take the rest's place
     /// (an `if`'s `else`).
-    pub const TAIL: u8 = 1 << 3;
+    pub(crate) const TAIL: u8 = 1 << 3;
     /// The child of a declaration whose text may stand for the name at its
     /// uses (grammar data `[[declare]] inline`: a typedef's type).
-    pub const INLINE: u8 = 1 << 4;
+    pub(crate) const INLINE: u8 = 1 << 4;
     /// The return type of a function's definition or declaration (grammar
     /// data `[functions]`).
-    pub const TYPE: u8 = 1 << 5;
+    pub(crate) const TYPE: u8 = 1 << 5;
 }
 
 /// One node of the arena: a kind, a byte span and what may happen to it.
@@ -279,7 +279,7 @@ impl Iterator for Children<'_> {
 
 /// Builds a [`Tree`] in preorder: `open` a node, add its children, `close` it.
 #[derive(Debug)]
-pub struct TreeBuilder {
+pub(crate) struct TreeBuilder {
     src: Arc<[u8]>,
     nodes: Vec<Node>,
     open: Vec<u32>,
@@ -289,7 +289,7 @@ pub struct TreeBuilder {
 }
 
 impl TreeBuilder {
-    pub fn new(src: Arc<[u8]>) -> TreeBuilder {
+    pub(crate) fn new(src: Arc<[u8]>) -> TreeBuilder {
         TreeBuilder { src, nodes: Vec::new(), open: Vec::new(), errors: 0, keep: true }
     }
 
@@ -298,12 +298,12 @@ impl TreeBuilder {
     /// counts syntax errors (the syntax guard) without the memory of the
     /// tree. Only nodes still open, and the last one added, may be looked
     /// at; the tree it finishes is not one to reduce.
-    pub fn counting(src: Arc<[u8]>) -> TreeBuilder {
+    pub(crate) fn counting(src: Arc<[u8]>) -> TreeBuilder {
         TreeBuilder { keep: false, ..TreeBuilder::new(src) }
     }
 
     /// Opens a child of the innermost open node (or the root) and returns its id.
-    pub fn open(&mut self, kind: u16, flags: u8, start: usize, end: usize) -> NodeId {
+    pub(crate) fn open(&mut self, kind: u16, flags: u8, start: usize, end: usize) -> NodeId {
         let id = self.nodes.len() as u32;
         let parent = self.open.last().copied().unwrap_or(NO_PARENT);
         debug_assert!(start <= end && end <= self.src.len());
@@ -334,7 +334,7 @@ impl TreeBuilder {
     }
 
     /// Closes the innermost open node.
-    pub fn close(&mut self) {
+    pub(crate) fn close(&mut self) {
         let id = self.open.pop().expect("close without open");
         if !self.keep {
             self.nodes.truncate(id as usize + 1);
@@ -343,26 +343,26 @@ impl TreeBuilder {
     }
 
     /// The innermost open node.
-    pub fn current(&self) -> Option<NodeId> {
+    pub(crate) fn current(&self) -> Option<NodeId> {
         self.open.last().map(|&i| NodeId(i))
     }
 
-    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+    pub(crate) fn node_mut(&mut self, id: NodeId) -> &mut Node {
         &mut self.nodes[id.index()]
     }
 
-    pub fn node(&self, id: NodeId) -> &Node {
+    pub(crate) fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id.index()]
     }
 
     /// Sets the syntax error count, for front-ends that count errors the tree
     /// does not hold as nodes (inside atomic nodes, say).
-    pub fn set_error_count(&mut self, errors: usize) {
+    pub(crate) fn set_error_count(&mut self, errors: usize) {
         self.errors = errors;
     }
 
     /// Finishes the tree: computes each node's leading whitespace.
-    pub fn finish(mut self, policy: Arc<Policy>) -> Tree {
+    pub(crate) fn finish(mut self, policy: Arc<Policy>) -> Tree {
         while !self.open.is_empty() {
             self.close();
         }

@@ -49,7 +49,7 @@ use std::time::{Duration, Instant};
 
 use hdd::language::{by_name, by_path, Frontend, LANGUAGES};
 use hdd::reduce::{Proposal, Units};
-use hdd::syntax::{forest, Mask, Tree, Unparser};
+use hdd::syntax::{join, Mask, Tree, Unparser};
 
 use crate::rng::Rng;
 use crate::roundtrip::{check_tree, random_hoist};
@@ -793,7 +793,7 @@ fn fuzz_a_set_of_files_with_one_file_mutated() {
             let text: Vec<u8> = text.into_iter().map(|c| if c == 0 { 1 } else { c }).collect();
             let mut files = texts.clone();
             files[file] = text;
-            let joined = forest::join(&files);
+            let joined = join(&files);
             let mutation = format!("file {file}: {}: {how}, NUL as 0x01", MUTATIONS[kind].0);
             match check(&fe, false, &original, &joined, &mut rng) {
                 Ok(()) => Vec::new(),

@@ -345,7 +345,7 @@ impl Case {
 
     /// A directory case as a set: its files' texts, those texts joined as
     /// one candidate, and the forest's front-end that reads it.
-    pub fn forest(&self) -> (Vec<Vec<u8>>, Vec<u8>, hdd::language::forest::Forest) {
+    pub fn forest(&self) -> (Vec<Vec<u8>>, Vec<u8>, hdd::language::Forest) {
         let (texts, langs): (Vec<Vec<u8>>, Vec<_>) = self
             .files()
             .into_iter()
@@ -353,8 +353,8 @@ impl Case {
                 (fs::read(path).expect("input"), hdd::language::by_name(lang).expect("lang"))
             })
             .unzip();
-        let joined = hdd::syntax::forest::join(&texts);
-        let mut fe = hdd::language::forest::Forest::new(&langs).expect("forest");
+        let joined = hdd::syntax::join(&texts);
+        let mut fe = hdd::language::Forest::new(&langs).expect("forest");
         fe.allow(&joined);
         (texts, joined, fe)
     }

@@ -213,11 +213,11 @@ pub enum DdminArg {
 }
 
 /// The most tests hdd runs at once (`--jobs`).
-pub const MAX_JOBS: usize = 256;
+pub(crate) const MAX_JOBS: usize = 256;
 
 /// The command line, with the help texts that come from the language
 /// registry: the `--lang` names and each language's default `--order`.
-pub fn command() -> clap::Command {
+pub(crate) fn command() -> clap::Command {
     let lang =
         format!("The input's language: {} [default: from the file extension]", language::names());
     Args::command().mut_arg("lang", |a| a.help(lang)).mut_arg("order", |a| a.help(order_help()))

@@ -22,7 +22,7 @@ use crate::app::error::Fatal;
 /// A run's hold on its output: no other hdd run writes it meanwhile.
 /// Dropping it removes the lock file.
 #[derive(Debug)]
-pub struct Claim {
+pub(crate) struct Claim {
     lock: PathBuf,
     /// Holds the `flock`; `None` where the file system has no locks.
     file: Option<fs::File>,
@@ -32,7 +32,7 @@ impl Claim {
     /// Claims the output `path` (a file or a directory): refused when
     /// another live hdd run holds it. Then removes what killed runs left
     /// beside it.
-    pub fn take(path: &Path) -> Result<Claim> {
+    pub(crate) fn take(path: &Path) -> Result<Claim> {
         use std::os::fd::AsRawFd;
         use std::os::unix::fs::MetadataExt;
         let mut name = stem_of(path);

@@ -24,7 +24,7 @@ use crate::os::dir::{self, Dir};
 
 /// Where the results of a set of files go: a directory.
 #[derive(Debug)]
-pub struct DirOutput {
+pub(crate) struct DirOutput {
     path: PathBuf,
     /// With `--in-place`, as for [`Output`](super::Output): what the
     /// directory holds unless the user changed it, and the side directory.
@@ -35,7 +35,7 @@ pub struct DirOutput {
 }
 
 /// The default output of a directory: `dir/src` → `dir/src.reduced`.
-pub fn default_dir_path(input: &Path) -> PathBuf {
+pub(crate) fn default_dir_path(input: &Path) -> PathBuf {
     let mut name = input.as_os_str().to_owned();
     name.push(".reduced");
     PathBuf::from(name)
@@ -45,7 +45,7 @@ impl DirOutput {
     /// Prepares the output directory for the input directory `input`: with
     /// `in_place`, copies the input to `DIR.orig` first. `path` must not be
     /// the input unless `in_place`, nor inside it.
-    pub fn prepare(input: &Path, path: &Path, in_place: bool) -> Result<DirOutput> {
+    pub(crate) fn prepare(input: &Path, path: &Path, in_place: bool) -> Result<DirOutput> {
         let mut watched = None;
         if in_place {
             let backup = backup_path(input)?;
@@ -70,7 +70,7 @@ impl DirOutput {
         Ok(DirOutput { path: path.to_path_buf(), in_place: watched, swept: Once::new() })
     }
 
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
@@ -79,7 +79,10 @@ impl DirOutput {
     /// renamed into place. At every moment the output is a complete result,
     /// or (between the two renames) is missing while the previous one sits
     /// beside it as `.NAME.*.hdd-old`.
-    pub fn write<'a>(&self, files: impl IntoIterator<Item = (&'a Path, &'a [u8])>) -> Result<()> {
+    pub(crate) fn write<'a>(
+        &self,
+        files: impl IntoIterator<Item = (&'a Path, &'a [u8])>,
+    ) -> Result<()> {
         let Some((stamp, side)) = &self.in_place else { return self.replace(files) };
         let files: Vec<_> = files.into_iter().collect();
         let mut stamp = stamp.lock().unwrap_or_else(|e| e.into_inner());
@@ -90,7 +93,10 @@ impl DirOutput {
     }
 
     /// With `--in-place`, at the end: as [`Output::verify`](super::Output::verify).
-    pub fn verify<'a>(&self, best: impl IntoIterator<Item = (&'a Path, &'a [u8])>) -> Result<()> {
+    pub(crate) fn verify<'a>(
+        &self,
+        best: impl IntoIterator<Item = (&'a Path, &'a [u8])>,
+    ) -> Result<()> {
         let Some((stamp, side)) = &self.in_place else { return Ok(()) };
         let stamp = stamp.lock().unwrap_or_else(|e| e.into_inner());
         self.check(*stamp, side, &best.into_iter().collect::<Vec<_>>())

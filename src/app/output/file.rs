@@ -22,7 +22,7 @@ use crate::os::dir::{self, Dir};
 
 /// Where results go.
 #[derive(Debug)]
-pub struct Output {
+pub(crate) struct Output {
     path: PathBuf,
     permissions: Option<fs::Permissions>,
     /// With `--in-place`: what the file holds unless the user changed it
@@ -32,7 +32,7 @@ pub struct Output {
 }
 
 /// The default output path: `dir/bug.c` → `dir/bug.reduced.c`.
-pub fn default_path(input: &Path) -> PathBuf {
+pub(crate) fn default_path(input: &Path) -> PathBuf {
     let stem = input.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let name = match input.extension() {
         Some(ext) => format!("{stem}.reduced.{}", ext.to_string_lossy()),
@@ -45,7 +45,12 @@ impl Output {
     /// Prepares the output for `input`, whose text hdd read as `read`: with
     /// `in_place`, backs the input up to `FILE.orig` first. `path` must not
     /// be the input unless `in_place`.
-    pub fn prepare(input: &Path, read: &[u8], path: &Path, in_place: bool) -> Result<Output> {
+    pub(crate) fn prepare(
+        input: &Path,
+        read: &[u8],
+        path: &Path,
+        in_place: bool,
+    ) -> Result<Output> {
         let permissions = fs::metadata(input).ok().map(|m| m.permissions());
         let mut watched = None;
         if in_place {
@@ -61,14 +66,14 @@ impl Output {
         Ok(Output { path: path.to_path_buf(), permissions, in_place: watched })
     }
 
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
     /// Replaces the output with `bytes`, atomically. With `--in-place`,
     /// only while the file holds what hdd last wrote; else the result goes
     /// to the side file and the error says so.
-    pub fn write(&self, bytes: &[u8]) -> Result<()> {
+    pub(crate) fn write(&self, bytes: &[u8]) -> Result<()> {
         let Some((stamp, side)) = &self.in_place else { return self.replace(bytes) };
         let mut stamp = stamp.lock().unwrap_or_else(|e| e.into_inner());
         self.check(*stamp, side, bytes)?;
@@ -80,7 +85,7 @@ impl Output {
     /// With `--in-place`, at the end: whether the file still holds the
     /// result `best`; if the user changed it since hdd last wrote it,
     /// `best` goes to the side file and the error says so.
-    pub fn verify(&self, best: &[u8]) -> Result<()> {
+    pub(crate) fn verify(&self, best: &[u8]) -> Result<()> {
         let Some((stamp, side)) = &self.in_place else { return Ok(()) };
         let stamp = stamp.lock().unwrap_or_else(|e| e.into_inner());
         self.check(*stamp, side, best)

@@ -33,7 +33,7 @@ mod in_place;
 mod names;
 mod target;
 
-pub use claim::Claim;
-pub use directory::{default_dir_path, DirOutput};
-pub use file::{default_path, Output};
-pub use target::check_target;
+pub(crate) use claim::Claim;
+pub(crate) use directory::{default_dir_path, DirOutput};
+pub(crate) use file::{default_path, Output};
+pub(crate) use target::check_target;

@@ -21,7 +21,7 @@ use crate::os::dir;
 /// it is neither the input (unless `in_place`) nor the test, and its
 /// directory exists and is writable. Renaming over anything else would
 /// replace it: `/dev/null`, a FIFO, the user's test script.
-pub fn check_target(
+pub(crate) fn check_target(
     path: &Path,
     what: &str,
     input: &Path,

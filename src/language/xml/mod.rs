@@ -50,7 +50,7 @@ use crate::syntax::policy::{SlotInfo, ERROR_KIND};
 use crate::syntax::tree::{flags, Action, NodeId, Tree, TreeBuilder};
 
 /// The node kinds of the XML front-end; grammar data names them.
-pub const KINDS: &[&str] = &[
+pub(crate) const KINDS: &[&str] = &[
     "document",
     "element",
     "attribute",

@@ -34,7 +34,7 @@ mod host;
 
 /// How an [`Evaluator`] works.
 #[derive(Debug)]
-pub struct Settings<'f> {
+pub(crate) struct Settings<'f> {
     /// The syntax guard, if on.
     pub guard: Option<Guard<'f>>,
     /// Candidates tested at once.
@@ -45,7 +45,7 @@ pub struct Settings<'f> {
 
 /// Why an evaluation stopped before its search was done.
 #[derive(Debug)]
-pub enum StopReason {
+pub(crate) enum StopReason {
     /// A signal asked hdd to stop.
     Signal(i32),
     /// `--max-time` ran out.
@@ -55,7 +55,7 @@ pub enum StopReason {
 }
 
 /// The oracle the session hands to the reducer core.
-pub struct Evaluator<'a> {
+pub(crate) struct Evaluator<'a> {
     checker: Arc<Checker<'a>>,
     jobs: usize,
     deadline: Option<Instant>,
@@ -99,7 +99,7 @@ impl std::fmt::Debug for Evaluator<'_> {
 impl<'a> Evaluator<'a> {
     /// An evaluator whose current best is the text of `tree`; `sink` gets
     /// every better text found.
-    pub fn new(
+    pub(crate) fn new(
         runner: &'a Runner,
         settings: Settings<'a>,
         tree: Arc<Tree>,
@@ -131,18 +131,18 @@ impl<'a> Evaluator<'a> {
 
     /// Lets free workers test the texts `forecaster` says the plan will
     /// test after the pass in flight (with `-j`).
-    pub fn set_forecaster(&mut self, forecaster: Box<dyn Forecaster + 'a>) {
+    pub(crate) fn set_forecaster(&mut self, forecaster: Box<dyn Forecaster + 'a>) {
         self.forecaster = Some(forecaster);
     }
 
     /// Switches the syntax guard on or off for the candidates to come (a
     /// pass over malformed input may cut through its broken syntax).
-    pub fn set_guarded(&mut self, on: bool) {
+    pub(crate) fn set_guarded(&mut self, on: bool) {
         self.checker.set_guarded(on);
     }
 
     /// Starts a pass over a new tree of the current best text.
-    pub fn set_tree(&mut self, tree: Arc<Tree>) {
+    pub(crate) fn set_tree(&mut self, tree: Arc<Tree>) {
         debug_assert_eq!(tree.src(), &*self.best.text, "a new tree must be of the best text");
         if !Arc::ptr_eq(tree.policy(), self.tree.policy()) {
             // another view of the text: its node kinds mean other things
@@ -152,12 +152,12 @@ impl<'a> Evaluator<'a> {
     }
 
     /// The smallest interesting text so far.
-    pub fn best(&self) -> &Arc<[u8]> {
+    pub(crate) fn best(&self) -> &Arc<[u8]> {
         &self.best.text
     }
 
     /// The figures so far, with where the reducer's own time went.
-    pub fn stats(&self) -> Stats {
+    pub(crate) fn stats(&self) -> Stats {
         let mut stats = self.stats.clone();
         let ns = |a: &std::sync::atomic::AtomicU64| Duration::from_nanos(a.load(Ordering::Relaxed));
         stats.unparse_time = ns(&self.checker.unparse_ns);
@@ -169,7 +169,7 @@ impl<'a> Evaluator<'a> {
     /// The outcome of the final re-check of the best, if it ran ahead and
     /// finished (see [`Input::Recheck`]); the other re-checks run ahead
     /// count as wasted tests.
-    pub fn take_recheck(&mut self) -> Option<bool> {
+    pub(crate) fn take_recheck(&mut self) -> Option<bool> {
         let best = TextKey::of(&self.best.text);
         let mut outcome = None;
         for (key, finished) in std::mem::take(&mut self.rechecks) {
@@ -182,13 +182,13 @@ impl<'a> Evaluator<'a> {
         outcome
     }
 
-    pub fn stats_mut(&mut self) -> &mut Stats {
+    pub(crate) fn stats_mut(&mut self) -> &mut Stats {
         &mut self.stats
     }
 
     /// Why the run stopped before its plan was done, if it did: a failure
     /// first, then a signal, then the time.
-    pub fn stop_reason(&mut self) -> Option<StopReason> {
+    pub(crate) fn stop_reason(&mut self) -> Option<StopReason> {
         if let Some(e) = self.failure.take() {
             return Some(StopReason::Failed(e));
         }
@@ -268,7 +268,7 @@ impl<'a> Evaluator<'a> {
     /// of every pass, so that a test ahead of a pass goes on while the
     /// next pass starts. [`Evaluator::stop_workers`] ends them, before the
     /// scope does.
-    pub fn start_workers<'s>(&mut self, scope: &'s std::thread::Scope<'s, '_>)
+    pub(crate) fn start_workers<'s>(&mut self, scope: &'s std::thread::Scope<'s, '_>)
     where
         'a: 's,
     {
@@ -279,7 +279,7 @@ impl<'a> Evaluator<'a> {
 
     /// Ends the workers [`Evaluator::start_workers`] started, once their
     /// current tests end (tests ahead no pass needs now are cancelled).
-    pub fn stop_workers(&mut self) {
+    pub(crate) fn stop_workers(&mut self) {
         let Handover { ahead, recheck, .. } = std::mem::take(&mut self.handover);
         for (_, cancel) in ahead {
             cancel.set();

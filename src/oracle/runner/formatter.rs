@@ -17,7 +17,12 @@ use crate::os::stop::Stop;
 /// input; returns what it wrote to its standard output, or why it did not
 /// finish well. It gets `timeout` (the test's), stops with the run, and is
 /// a registered child, so no orphan sweep reaps it under us.
-pub fn format(command: &[String], text: &[u8], timeout: Duration, stop: &Stop) -> Result<Vec<u8>> {
+pub(crate) fn format(
+    command: &[String],
+    text: &[u8],
+    timeout: Duration,
+    stop: &Stop,
+) -> Result<Vec<u8>> {
     use std::io::{Read, Write};
     let Some((program, args)) = command.split_first() else {
         anyhow::bail!("no formatter given");

@@ -47,10 +47,9 @@ mod layout;
 mod tail;
 mod watchdog;
 
-pub use formatter::format;
-pub use layout::{Layout, SetLayout};
+pub(crate) use formatter::format;
+pub(crate) use layout::{Layout, SetLayout};
 use tail::Tail;
-pub use tail::OUTPUT_TAIL;
 use watchdog::Watchdog;
 
 /// How long a launcher's test runs at least before it is cancelled: srun
@@ -60,7 +59,7 @@ const LAUNCHER_SETTLE: Duration = Duration::from_millis(300);
 
 /// What to run, and how.
 #[derive(Debug, Clone)]
-pub struct Spec {
+pub(crate) struct Spec {
     /// The test, an absolute path.
     pub test: PathBuf,
     /// How a candidate is written for the test (one file under the
@@ -77,7 +76,7 @@ pub struct Spec {
 
 /// How one run of the test ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// Exit code 0.
     Interesting,
     /// Another exit code.
@@ -91,7 +90,7 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    pub fn is_interesting(self) -> bool {
+    pub(crate) fn is_interesting(self) -> bool {
         self == Outcome::Interesting
     }
 }
@@ -110,7 +109,7 @@ impl std::fmt::Display for Outcome {
 
 /// One finished run.
 #[derive(Debug)]
-pub struct Report {
+pub(crate) struct Report {
     pub outcome: Outcome,
     pub elapsed: Duration,
     /// The end of the test's output (stdout and stderr), at most
@@ -120,7 +119,7 @@ pub struct Report {
 
 /// Runs the test; shared by every worker.
 #[derive(Debug)]
-pub struct Runner {
+pub(crate) struct Runner {
     spec: Spec,
     /// Run the test through `/bin/sh` (a script without a `#!` line).
     via_shell: AtomicBool,
@@ -164,7 +163,7 @@ impl Text<'_> {
 
 impl Runner {
     /// Makes the session directory (removing stale ones next to it).
-    pub fn new(spec: Spec, stop: Arc<Stop>) -> Result<Runner> {
+    pub(crate) fn new(spec: Spec, stop: Arc<Stop>) -> Result<Runner> {
         let root = scratch::session_dir(spec.work_dir.as_deref(), layout::room(&spec.layout))?;
         // a launcher cannot tell hdd that the test lacks a #! line: look
         let via_shell = !spec.launcher.is_empty() && !has_interpreter(&spec.test);
@@ -183,12 +182,7 @@ impl Runner {
         })
     }
 
-    /// The session's private directory.
-    pub fn root(&self) -> &Path {
-        self.root.path()
-    }
-
-    pub fn stop(&self) -> &Arc<Stop> {
+    pub(crate) fn stop(&self) -> &Arc<Stop> {
         &self.stop
     }
 
@@ -197,7 +191,7 @@ impl Runner {
     /// gets the text: a caller that frees it there (and what it held for
     /// it) keeps no copy of a candidate while its test runs, whatever the
     /// number of tests in flight.
-    pub fn run(
+    pub(crate) fn run(
         &self,
         text: &mut Vec<u8>,
         written: impl FnOnce(&mut Vec<u8>),
@@ -208,13 +202,18 @@ impl Runner {
 
     /// Runs the test on the set of files `bytes` with the files that
     /// `absent` marks left out of the copy (and of the test's arguments).
-    pub fn run_without(&self, bytes: &[u8], absent: &[bool], cancel: &Cancel) -> Result<Report> {
+    pub(crate) fn run_without(
+        &self,
+        bytes: &[u8],
+        absent: &[bool],
+        cancel: &Cancel,
+    ) -> Result<Report> {
         self.run_with(Text::Borrowed(bytes), absent, false, Some(cancel))
     }
 
     /// Runs the test on `bytes`, keeping what it prints (for the check of
     /// the original, whose failure is shown to the user).
-    pub fn run_capturing(&self, bytes: &[u8]) -> Result<Report> {
+    pub(crate) fn run_capturing(&self, bytes: &[u8]) -> Result<Report> {
         self.run_with(Text::Borrowed(bytes), &[], true, None)
     }
 

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 /// How much of a test's output is kept when it is captured: its end, where
 /// a failure is told. A test that prints without end costs no more.
-pub const OUTPUT_TAIL: usize = 64 * 1024;
+pub(crate) const OUTPUT_TAIL: usize = 64 * 1024;
 
 /// The end of a test's output, read from a pipe as the test writes it.
 pub(super) struct Tail {
