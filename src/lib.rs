@@ -57,8 +57,6 @@
 //! assert_eq!(text, br#"{"": [2]}"#); // keys have a minimal form too
 //! ```
 
-#![warn(unreachable_pub)]
-
 pub mod app;
 pub mod language;
 pub mod oracle;

@@ -11,6 +11,20 @@ use hdd::os::Stop;
 fn main() -> ExitCode {
     few_malloc_arenas();
     let args = app::parse();
+    if let Some(shell) = args.completions {
+        app::completions(shell, &mut std::io::stdout());
+        return ExitCode::SUCCESS;
+    }
+    if args.man {
+        return match app::man_page(&mut std::io::stdout()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("hdd: error: cannot write the manual page: {e}");
+                ExitCode::from(exit::ERROR)
+            }
+        };
+    }
     let quiet = args.quiet;
     let stats_json = args.stats_json.clone();
     let result =

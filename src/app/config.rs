@@ -1,10 +1,11 @@
 //! A validated reduction request: what [`cli`](super::cli) makes of the
 //! command line, and all a session reads. Nothing here is a clap type.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::set::FileSet;
+use super::values::shell_quote;
 use crate::language::LangInfo;
 use crate::reduce::{Algorithm, Ddmin, Order};
 
@@ -19,8 +20,16 @@ pub struct Config {
     pub output: PathBuf,
     pub in_place: bool,
     pub lang: &'static LangInfo,
-    /// Absolute path of the test.
+    /// Absolute path of the test (`/bin/sh` for `--command`).
     pub test: PathBuf,
+    /// Words between the test and the candidate's path (`--command`'s
+    /// `-c LINE hdd-test`); empty for a script.
+    pub test_args: Vec<String>,
+    /// Where the test's own files are (`HDD_TEST_DIR`): the script's
+    /// directory, or the current one for `--command`.
+    pub test_dir: PathBuf,
+    /// The candidate's file name in the test's directory (one file only).
+    pub name: Option<std::ffi::OsString>,
     pub timeout: Duration,
     /// How long a test asked to stop gets before SIGKILL.
     pub kill_grace: Duration,
@@ -58,4 +67,20 @@ pub struct Config {
     pub quiet: bool,
     /// `--trace`: where each answered candidate is written, a JSON line.
     pub trace: Option<PathBuf>,
+}
+
+impl Config {
+    /// The test as a shell would run it, for messages and the lines the
+    /// user may paste: the script's path, or `sh -c '...' hdd-test`.
+    pub fn test_line(&self) -> String {
+        let mut words = vec![shell_quote(&self.test.to_string_lossy())];
+        words.extend(self.test_args.iter().map(|w| shell_quote(w)));
+        words.join(" ")
+    }
+
+    /// The directory that holds the input (`HDD_INPUT_DIR`), absolute.
+    pub fn input_dir(&self) -> PathBuf {
+        let absolute = std::path::absolute(&self.input).unwrap_or_else(|_| self.input.clone());
+        absolute.parent().map_or(absolute.clone(), Path::to_path_buf)
+    }
 }

@@ -19,7 +19,7 @@ pub(crate) mod session;
 pub(crate) mod set;
 pub(crate) mod values;
 
-pub use cli::{parse, Args};
+pub use cli::{completions, man_page, parse, Args};
 pub use config::Config;
 pub use error::{code_of, exit, Fatal};
 pub use session::{dump_tree, reduce, Ended, Summary};

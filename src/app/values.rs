@@ -1,27 +1,48 @@
-//! The values options take, parsed: durations (`90s`, `500ms`, `10m`) and
+//! The values options take, parsed: durations (`90s`, `500ms`, `1h30m`) and
 //! a command line split into words as a shell would (`--launcher`).
 
 use std::time::Duration;
 
-/// Parses "90", "90s", "1.5s", "500ms", "10m", "2h".
+/// The longest duration an option takes: anything longer is a typo.
+const LONGEST: Duration = Duration::from_secs(366 * 24 * 3600);
+
+/// Parses a duration: a bare number of seconds ("90", "1.5"), one number
+/// with a unit ("500ms", "10m", "2h") or humantime's compound forms
+/// ("1h30m", "2min 30s"). Zero and anything over a year are refused.
 pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();
+    let d = match one_unit(s) {
+        Some(r) => r?,
+        None => humantime::parse_duration(s)
+            .map_err(|e| format!("not a duration: {s:?} ({e}; try 30s, 500ms, 1h30m)"))?,
+    };
+    if d.is_zero() {
+        return Err(format!("a duration must be positive: {s:?}"));
+    }
+    if d > LONGEST {
+        return Err(format!("{s:?} is longer than a year"));
+    }
+    Ok(d)
+}
+
+/// A number with at most one unit, decimals allowed ("1.5s"); `None` when
+/// `s` is not of that form.
+fn one_unit(s: &str) -> Option<Result<Duration, String>> {
     let split = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
     let (num, unit) = s.split_at(split);
-    let value: f64 =
-        num.parse().map_err(|_| format!("not a duration: {s:?} (try 30s, 500ms, 10m)"))?;
+    let value: f64 = num.parse().ok()?;
     let scale = match unit.trim() {
         "" | "s" => 1.0,
         "ms" => 0.001,
         "m" | "min" => 60.0,
         "h" => 3600.0,
-        other => return Err(format!("unknown unit {other:?} in {s:?} (use ms, s, m or h)")),
+        _ => return None,
     };
     let secs = value * scale;
-    if !(secs > 0.0 && secs.is_finite()) {
-        return Err(format!("a duration must be positive: {s:?}"));
-    }
-    Ok(Duration::from_secs_f64(secs))
+    Some(match secs.is_finite() && secs <= LONGEST.as_secs_f64() {
+        true => Ok(Duration::from_secs_f64(secs)),
+        false => Err(format!("{s:?} is longer than a year")),
+    })
 }
 
 /// Like [`parse_duration`], but "0" (no grace) is allowed.
@@ -33,53 +54,17 @@ pub(crate) fn parse_grace(s: &str) -> Result<Duration, String> {
 }
 
 /// Splits a command line into words the way a POSIX shell does, without
-/// expansions: blanks separate, `'...'` is literal, `"..."` keeps blanks and
-/// lets a backslash escape `\`, `"`, `$` and `` ` ``, and a backslash outside
-/// quotes escapes any character.
+/// expansions (the `shlex` crate): blanks separate, `'...'` is literal,
+/// `"..."` keeps blanks, a backslash escapes.
 pub(crate) fn split_words(s: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word: Option<String> = None;
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => words.extend(word.take()),
-            '\'' => {
-                let w = word.get_or_insert_with(String::new);
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => w.push(c),
-                        None => return Err("a ' is not closed".into()),
-                    }
-                }
-            }
-            '"' => {
-                let w = word.get_or_insert_with(String::new);
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('\\' | '"' | '$' | '`')) => w.push(c),
-                            Some(c) => {
-                                w.push('\\');
-                                w.push(c);
-                            }
-                            None => return Err("a \" is not closed".into()),
-                        },
-                        Some(c) => w.push(c),
-                        None => return Err("a \" is not closed".into()),
-                    }
-                }
-            }
-            '\\' => match chars.next() {
-                Some(c) => word.get_or_insert_with(String::new).push(c),
-                None => return Err("it ends with a \\".into()),
-            },
-            c => word.get_or_insert_with(String::new).push(c),
-        }
-    }
-    words.extend(word);
-    Ok(words)
+    shlex::split(s).ok_or_else(|| "a quote is not closed, or it ends with a \\".to_string())
+}
+
+/// Quotes a word for a POSIX shell when it needs it (the `shlex` crate),
+/// for the command lines hdd prints for the user to run.
+pub(crate) fn shell_quote(s: &str) -> String {
+    // only a NUL byte cannot be quoted, and no path or argument holds one
+    shlex::try_quote(s).map_or_else(|_| s.to_string(), |q| q.into_owned())
 }
 
 #[cfg(test)]
@@ -95,7 +80,11 @@ mod tests {
         assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
         assert!(parse_duration("0").is_err());
         assert!(parse_duration("ten").is_err());
-        assert!(parse_duration("5d").is_err());
+        assert_eq!(parse_duration("1h30m"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_duration("2min 30s"), Ok(Duration::from_secs(150)));
+        assert!(parse_duration("5x").is_err());
+        assert!(parse_duration("99999999999999999999").is_err());
+        assert!(parse_duration("400days").is_err());
     }
 
     #[test]
@@ -109,5 +98,14 @@ mod tests {
         assert_eq!(parse_grace("0"), Ok(Duration::ZERO));
         assert_eq!(parse_grace("0s"), Ok(Duration::ZERO));
         assert_eq!(parse_grace("250ms"), Ok(Duration::from_millis(250)));
+    }
+
+    #[test]
+    fn quoted_words_read_back_as_themselves() {
+        assert_eq!(shell_quote("/tmp/a-b_c.sh"), "/tmp/a-b_c.sh");
+        for word in ["a b", "$HOME", "it's", "", "x\ny", "say \"hi\""] {
+            let quoted = shell_quote(word);
+            assert_eq!(split_words(&quoted).unwrap(), [word], "{quoted}");
+        }
     }
 }

@@ -259,7 +259,7 @@ fn a_bad_launcher_or_work_dir_is_one_usage_error_line() {
     fs::write(&file, "x").expect("write");
     let cases: &[(&[&str], &str)] = &[
         (&["--launcher", "no-such-launcher-hdd -n1"], "no-such-launcher-hdd is not on PATH"),
-        (&["--launcher", "srun 'unclosed"], "a ' is not closed"),
+        (&["--launcher", "srun 'unclosed"], "a quote is not closed"),
         (&["--launcher", "  "], "no command given"),
         (&["--launcher", "/nonexistent/srun"], "/nonexistent/srun does not exist"),
         (&["--work-dir", "/nonexistent/hdd-work"], "--work-dir /nonexistent/hdd-work"),
@@ -424,4 +424,68 @@ fn regression_a_deep_nest_goes_in_a_few_tests_not_one_per_level() {
         serde_json::from_str(&fs::read_to_string(&stats).expect("stats")).expect("json");
     let tests = stats["tests"].as_u64().expect("tests");
     assert!(tests <= 10, "{tests} tests");
+}
+
+#[test]
+fn completions_and_a_manual_page_come_from_the_command_line_definition() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = run(hdd().args(["--completions", shell]));
+        assert!(out.status.success(), "{}", stderr(&out));
+        let script = String::from_utf8_lossy(&out.stdout);
+        assert!(script.contains("max-time") && script.contains("command"), "{shell}");
+    }
+    let out = run(hdd().arg("--man"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let page = String::from_utf8_lossy(&out.stdout);
+    assert!(page.contains(".TH hdd 1") && page.contains("max\\-time"), "{page}");
+}
+
+#[test]
+fn the_version_names_the_commit_it_was_built_from() {
+    let out = run(hdd().arg("--version"));
+    let version = String::from_utf8_lossy(&out.stdout);
+    let git = std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(crate::root())
+        .output();
+    if let Some(commit) = git.ok().filter(|g| g.status.success()) {
+        let commit = String::from_utf8_lossy(&commit.stdout).trim().to_string();
+        assert!(version.contains(&commit), "{version} lacks {commit}");
+    }
+    assert!(version.starts_with(&format!("hdd {}", env!("CARGO_PKG_VERSION"))), "{version}");
+}
+
+#[test]
+fn durations_take_compound_forms_and_refuse_absurd_ones_without_a_panic() {
+    let (dir, input, test) = setup();
+    let out = run(hdd().arg("-t").arg(&test).arg(&input).args(["--max-time", "1h30m", "-q"]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    for absurd in ["99999999999999999999", "400days", "0", "5x"] {
+        let out = run(hdd().arg("-t").arg(&test).arg(&input).args(["--timeout", absurd]));
+        assert_eq!(out.status.code(), Some(2), "{absurd}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    }
+    drop(dir);
+}
+
+#[test]
+fn a_test_with_crlf_line_endings_is_named_as_such() {
+    let (dir, input, _) = setup();
+    let test = dir.path().join("crlf.sh");
+    fs::write(&test, "#!/bin/sh\r\ngrep -q needle \"$1\"\r\n").expect("write");
+    crate::make_executable(&test);
+    let out = run(hdd().arg("-t").arg(&test).arg(&input));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("CRLF"), "{}", stderr(&out));
+}
+
+#[test]
+fn the_help_lists_every_exit_code() {
+    let out = run(hdd().arg("-h"));
+    let help = String::from_utf8_lossy(&out.stdout).replace('\n', " ");
+    let code = std::fs::read_to_string(crate::root().join("src/app/error.rs")).expect("error.rs");
+    for line in code.lines().filter(|l| l.trim_start().starts_with("pub const")) {
+        let n = line.rsplit('=').next().expect("value").trim().trim_end_matches(';');
+        assert!(help.contains(&format!(" {n} ")), "-h lacks exit code {n}: {help}");
+    }
 }

@@ -30,6 +30,7 @@
 //! [`parse`]) so that a change of its paths touches one place.
 
 mod cli;
+mod conventions;
 mod corpus;
 mod faults;
 mod fuzz;

@@ -112,12 +112,30 @@ pub(super) fn resolve_test(test: &Path) -> Result<PathBuf> {
             path.display()
         )));
     }
+    crlf_shebang(&path)?;
     let absolute = std::path::absolute(&path)
         .map_err(|e| Fatal::usage(format!("cannot resolve the test {}: {e}", path.display())))?;
     if absolute.as_os_str().len() < libc::PATH_MAX as usize {
         return Ok(absolute);
     }
     through_dir_fd(&path)
+}
+
+/// A script saved with CRLF line endings names an interpreter ending in a
+/// carriage return (`/bin/sh\r`), which the kernel cannot find: the test
+/// would fail as "No such file or directory" on every run.
+fn crlf_shebang(path: &Path) -> Result<()> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
+    let first = head[..n].split(|&b| b == b'\n').next().unwrap_or_default();
+    if first.starts_with(b"#!") && first.ends_with(b"\r") {
+        return Err(Fatal::usage(format!(
+            "the test {} has CRLF line endings: its #! line names an interpreter ending in a carriage return; convert it with dos2unix or sed -i 's/\\r$//'",
+            path.display()
+        )));
+    }
+    Ok(())
 }
 
 /// A test whose absolute path is too long to run (deeper than `PATH_MAX`):

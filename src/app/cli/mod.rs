@@ -36,13 +36,14 @@ use checks::{check_launcher, check_work_dir, formatter, resolve_test};
 /// copied as they are, a file may be emptied but never removed. The result
 /// goes to DIR.reduced/.
 #[derive(Parser, Debug)]
-#[command(name = "hdd", version, max_term_width = 100)]
+#[command(name = "hdd", version = env!("HDD_VERSION"), max_term_width = 100)]
 #[command(after_help = "Exit codes: 0 done, 1 unexpected error, 2 bad usage or input, \
-3 the original is not interesting, 4 flaky test, 130 interrupted (143 SIGTERM, 129 SIGHUP; the best result so far is kept).")]
+3 the original is not interesting, 4 flaky test, 5 --in-place file changed during the run, \
+130 interrupted (143 SIGTERM, 129 SIGHUP; the best result so far is kept).")]
 pub struct Args {
     /// The file to reduce; or a directory, or several files, to reduce
     /// jointly.
-    #[arg(value_name = "FILE", required = true, num_args = 1..)]
+    #[arg(value_name = "FILE", required_unless_present_any = ["completions", "man"], num_args = 1..)]
     pub files: Vec<PathBuf>,
 
     /// The interestingness test: exits 0 when the file it gets still shows the bug.
@@ -50,10 +51,16 @@ pub struct Args {
         short,
         long,
         value_name = "SCRIPT",
-        required_unless_present = "dump_tree",
+        required_unless_present_any = ["command", "dump_tree", "completions", "man"],
         help_heading = "Test"
     )]
     pub test: Option<PathBuf>,
+
+    /// A shell command as the test, instead of a script: run by `sh -c`
+    /// with the candidate's path as $1 (and on its stdin), e.g.
+    /// --command 'gcc -c "$1" 2>&1 | grep -q "internal compiler error"'.
+    #[arg(long, value_name = "CMD", conflicts_with = "test", help_heading = "Test")]
+    pub command: Option<String>,
 
     /// Seconds (or 500ms, 2m, ...) one test may run before it is killed and
     /// counted as not interesting.
@@ -89,6 +96,12 @@ pub struct Args {
     /// DIR.reduced for a directory or several files].
     #[arg(short, long, value_name = "PATH", help_heading = "Input and output")]
     pub output: Option<PathBuf>,
+
+    /// The candidate's file name in the test's directory [default: the
+    /// input's; X.EXT for an input named X.reduced.EXT, so that a run on a
+    /// result tests it under the original's name].
+    #[arg(long, value_name = "NAME", help_heading = "Input and output")]
+    pub name: Option<PathBuf>,
 
     /// Overwrite FILE (or DIR) with the result, after copying it to
     /// FILE.orig (DIR.orig).
@@ -184,6 +197,14 @@ pub struct Args {
     /// Print the parsed tree (kinds, spans, what may be deleted) and exit.
     #[arg(long, help_heading = "Reporting")]
     pub dump_tree: bool,
+
+    /// Print a completion script for this shell and exit.
+    #[arg(long, value_name = "SHELL", help_heading = "Reporting")]
+    pub completions: Option<clap_complete::Shell>,
+
+    /// Print the manual page (roff) and exit: `hdd --man > hdd.1`.
+    #[arg(long, help_heading = "Reporting")]
+    pub man: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -227,6 +248,41 @@ pub(crate) fn command() -> clap::Command {
 /// message and exits (code 2), as `Args::parse` would.
 pub fn parse() -> Args {
     Args::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit())
+}
+
+/// The candidate's file name in the test's directory: `--name`, else the
+/// input's, with a `.reduced` before the extension taken out (`bug.reduced.c`
+/// is tested as `bug.c`, the name the test knew).
+fn candidate_name(input: &Path, name: Option<&Path>) -> Result<std::ffi::OsString> {
+    if let Some(name) = name {
+        let one = name.components().count() == 1 && name.file_name().is_some();
+        if !one {
+            return Err(Fatal::usage(format!(
+                "--name {}: a file name, without a directory",
+                name.display()
+            )));
+        }
+        return Ok(name.as_os_str().to_os_string());
+    }
+    let own = input.file_name().map_or_else(|| "input".into(), |n| n.to_os_string());
+    let Some(text) = own.to_str() else { return Ok(own) };
+    let original = match text.rsplit_once(".reduced") {
+        Some((stem, rest)) if !stem.is_empty() && (rest.is_empty() || rest.starts_with('.')) => {
+            format!("{stem}{rest}")
+        }
+        _ => return Ok(own),
+    };
+    Ok(original.into())
+}
+
+/// A completion script for `shell`, from the command line's definition.
+pub fn completions(shell: clap_complete::Shell, out: &mut dyn std::io::Write) {
+    clap_complete::generate(shell, &mut command(), "hdd", out);
+}
+
+/// The manual page, in roff, from the command line's definition.
+pub fn man_page(out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    clap_mangen::Man::new(command()).render(out)
 }
 
 /// "... [default: backward for c, js; forward for json, xml, text]", from
@@ -305,8 +361,7 @@ impl Args {
             Some(set) => set.files[0].1,
             None => self.language()?,
         };
-        let test = self.test.as_deref().ok_or_else(|| Fatal::usage("--test is required"))?;
-        let test = resolve_test(test)?;
+        let (test, test_args, test_dir) = self.test_command()?;
         let input = match &set {
             Some(set) => set.root.clone(),
             None => self.one_file()?,
@@ -314,6 +369,13 @@ impl Args {
         let output = self.output_path(&input, set.is_some());
         let jobs = self.jobs()?;
         self.check_written(&output, &input, &test, set.is_some())?;
+        let name = match &set {
+            Some(_) if self.name.is_some() => {
+                return Err(Fatal::usage("--name takes one file; a set's files keep their names"));
+            }
+            Some(_) => None,
+            None => Some(candidate_name(&input, self.name.as_deref())?),
+        };
         let format = if self.format { Some(formatter(lang, &input, set.is_some())?) } else { None };
         let launcher = self.launcher.as_deref().map(check_launcher).transpose()?;
         let work_dir = self.work_dir.as_deref().map(check_work_dir).transpose()?;
@@ -326,6 +388,9 @@ impl Args {
             in_place: self.in_place,
             lang,
             test,
+            test_args,
+            test_dir,
+            name,
             timeout: self.timeout,
             // a launcher cancels remote work on SIGTERM (srun its job step)
             // and must not be killed before it has, which on a busy machine
@@ -355,6 +420,27 @@ impl Args {
             quiet: self.quiet,
             trace: self.trace.clone(),
         })
+    }
+
+    /// The test: `--test`'s script as an absolute path, or `--command`'s
+    /// line run by `sh -c`; the words between it and the candidate's path;
+    /// the directory the test's own files are in (`HDD_TEST_DIR`).
+    fn test_command(&self) -> Result<(PathBuf, Vec<String>, PathBuf)> {
+        let cwd = || {
+            std::env::current_dir()
+                .map_err(|e| Fatal::usage(format!("cannot read the current directory: {e}")))
+        };
+        if let Some(line) = &self.command {
+            if line.trim().is_empty() {
+                return Err(Fatal::usage("--command is empty"));
+            }
+            let args = vec!["-c".to_string(), line.clone(), "hdd-test".to_string()];
+            return Ok((PathBuf::from("/bin/sh"), args, cwd()?));
+        }
+        let test = self.test.as_deref().ok_or_else(|| Fatal::usage("--test is required"))?;
+        let test = resolve_test(test)?;
+        let dir = test.parent().map_or_else(cwd, |d| Ok(d.to_path_buf()))?;
+        Ok((test, Vec::new(), dir))
     }
 
     /// The one file given, which must be a regular file hdd can read.

@@ -71,11 +71,7 @@ impl Subject {
     fn read(config: &Config) -> Result<Subject> {
         let text_lang = language::by_name("text");
         let Some(set) = &config.set else {
-            let file_name: OsString = config
-                .input
-                .file_name()
-                .map(|n| n.to_os_string())
-                .unwrap_or_else(|| "input".into());
+            let file_name: OsString = config.name.clone().unwrap_or_else(|| "input".into());
             return Ok(Subject {
                 input: read_input(&config.input)?,
                 frontend: config.lang.frontend()?,

@@ -129,7 +129,7 @@ fn reduce_from(config: &Config, stop: &Arc<Stop>, began: Instant, beside: bool) 
     let progress = Progress::new(config.progress, config.quiet);
     progress.println(&format!(
         "hdd: checking that {} finds {} interesting",
-        config.test.display(),
+        config.test_line(),
         config.input.display()
     ));
     let check = OriginalCheck { runner: &runner, config, input: &input, stop, deadline, layout };
@@ -239,6 +239,11 @@ fn clearance<'c>(gate: WriteGate<'c>, stop: &Stop) -> Result<Clearance<'c>> {
 fn spec_of(config: &Config, layout: Layout) -> Spec {
     Spec {
         test: config.test.clone(),
+        test_args: config.test_args.clone(),
+        env: vec![
+            ("HDD_TEST_DIR", config.test_dir.clone()),
+            ("HDD_INPUT_DIR", config.input_dir()),
+        ],
         layout,
         timeout: config.timeout,
         grace: config.kill_grace,

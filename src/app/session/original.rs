@@ -22,6 +22,7 @@ use super::interrupted;
 use crate::app::config::Config;
 use crate::app::error::Fatal;
 use crate::app::output::{DirOutput, Output};
+use crate::app::values::shell_quote;
 use crate::oracle::runner::{Layout, Outcome, Runner};
 use crate::os::stop::{Alarm, Stop};
 
@@ -123,7 +124,7 @@ fn check_original(runner: &Runner, config: &Config, input: &[u8]) -> Result<()> 
     }
     let mut msg = format!(
         "the test does not find the original input interesting: {} {} on {} (interesting means exit code 0)",
-        config.test.display(),
+        config.test_line(),
         match report.outcome {
             Outcome::Timeout => format!("timed out after {:?} (see --timeout)", config.timeout),
             o => format!("gave {o}"),
@@ -131,25 +132,42 @@ fn check_original(runner: &Runner, config: &Config, input: &[u8]) -> Result<()> 
         config.input.display(),
     );
     msg.push_str(&format!("\n  check it by hand: {}", by_hand(config)));
+    msg.push_str(&format!("\n  {}", hint(config)));
     if let Some(out) = report.output.filter(|o| !o.is_empty()) {
         msg.push_str(&printed(&out));
     }
     Err(Fatal::not_interesting(msg))
 }
 
+/// What a test that works by hand may miss in hdd's private directory.
+fn hint(config: &Config) -> String {
+    let name = match &config.name {
+        Some(n) => format!("named {} (--name sets it), also on its stdin", n.to_string_lossy()),
+        None => "a copy of the files".to_string(),
+    };
+    format!(
+        "the test runs in a private directory holding only the candidate, {name}; files beside the test script are in $HDD_TEST_DIR, files beside the input in $HDD_INPUT_DIR"
+    )
+}
+
 /// A shell line that runs the test on a copy of the original, as hdd does,
 /// and prints its exit code.
 fn by_hand(config: &Config) -> String {
-    let test = shell_quote(&config.test.to_string_lossy());
+    let test = format!(
+        "HDD_TEST_DIR={} HDD_INPUT_DIR={} {}",
+        shell_quote(&config.test_dir.to_string_lossy()),
+        shell_quote(&config.input_dir().to_string_lossy()),
+        config.test_line()
+    );
     match &config.set {
         Some(set) => set.reproduction(&test, shell_quote),
         None => {
             let input_abs: PathBuf =
                 std::fs::canonicalize(&config.input).unwrap_or_else(|_| config.input.clone());
-            let name = config.input.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+            let name = config.name.as_ref().map(|n| n.to_string_lossy()).unwrap_or_default();
             let name = shell_quote(&name);
             format!(
-                "(d=$(mktemp -d) && cp {} \"$d\"/{name} && cd \"$d\" && {test} \"$d\"/{name}; echo \"exit code $?\")",
+                "(d=$(mktemp -d) && cp {} \"$d\"/{name} && cd \"$d\" && {test} \"$d\"/{name} < \"$d\"/{name}; echo \"exit code $?\")",
                 shell_quote(&input_abs.to_string_lossy()),
             )
         }
@@ -181,30 +199,9 @@ fn printed(out: &[u8]) -> String {
     msg
 }
 
-/// Quotes a string for a POSIX shell when it needs it.
-fn shell_quote(s: &str) -> String {
-    if s.bytes().all(|c| c.is_ascii_alphanumeric() || b"/._-+=:,@".contains(&c)) {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shell_quote_leaves_plain_words_and_quotes_the_rest() {
-        assert_eq!(shell_quote("/tmp/a-b_c.sh"), "/tmp/a-b_c.sh");
-        assert_eq!(shell_quote("k=v,x@y:z+1"), "k=v,x@y:z+1");
-        assert_eq!(shell_quote("a b"), "'a b'");
-        assert_eq!(shell_quote("$HOME"), "'$HOME'");
-        assert_eq!(shell_quote("it's"), "'it'\\''s'");
-        // FIXME: an empty word vanishes in the shell; the paths quoted here
-        // are never empty
-        assert_eq!(shell_quote(""), "");
-    }
 
     #[test]
     fn the_test_output_shown_is_its_last_lines_each_cut_short() {

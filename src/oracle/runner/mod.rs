@@ -14,7 +14,9 @@
 //! timeout, on cancellation and on interrupt (SIGTERM first, SIGKILL after
 //! the grace period), and after the test exits (so nothing it left in the
 //! background outlives it). `TMPDIR` points into the run's private
-//! directory, stdin is empty, and the test's output goes nowhere (or, for
+//! directory, `HDD_TEST_DIR` and `HDD_INPUT_DIR` name where the test's and
+//! the input's own files are, stdin is the candidate when it is one file
+//! (else empty), and the test's output goes nowhere (or, for
 //! the check of the original, into a pipe whose [`tail`] is kept so a
 //! failure can be shown), so a chatty test never blocks. After a run its
 //! directory is emptied of all the test left (a compiler's `a.out` must
@@ -62,6 +64,10 @@ const LAUNCHER_SETTLE: Duration = Duration::from_millis(300);
 pub(crate) struct Spec {
     /// The test, an absolute path.
     pub test: PathBuf,
+    /// Words between the test and the candidate's path (`sh -c LINE`'s).
+    pub test_args: Vec<String>,
+    /// Variables set in the test's environment besides `TMPDIR`.
+    pub env: Vec<(&'static str, PathBuf)>,
     /// How a candidate is written for the test (one file under the
     /// input's name, or a set of files).
     pub layout: Layout,
@@ -288,9 +294,11 @@ impl Runner {
                 words.push("/bin/sh".as_ref());
             }
             words.push(test.as_os_str());
+            words.extend(self.spec.test_args.iter().map(std::ffi::OsStr::new));
             let mut cmd = Command::new(words[0]);
-            cmd.args(&words[1..]).args(args).current_dir(cwd).stdin(Stdio::null());
+            cmd.args(&words[1..]).args(args).current_dir(cwd).stdin(self.stdin(args));
             cmd.env("TMPDIR", tmp).env(reaper::VAR, mark);
+            cmd.envs(self.spec.env.iter().map(|(k, v)| (k, v)));
             match &output {
                 Some(w) => {
                     let dup = || w.try_clone().context("cannot duplicate a pipe");
@@ -322,6 +330,15 @@ impl Runner {
                         .with_context(|| format!("cannot run the test ({})", what.join(" ")));
                 }
             }
+        }
+    }
+
+    /// The test's stdin: the candidate, when it is one file (as Shrink
+    /// Ray's tests read it), else nothing.
+    fn stdin(&self, args: &[PathBuf]) -> Stdio {
+        match (&self.spec.layout, args) {
+            (Layout::File(_), [candidate]) => File::open(candidate).map_or(Stdio::null(), Stdio::from),
+            _ => Stdio::null(),
         }
     }
 
