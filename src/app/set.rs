@@ -9,6 +9,10 @@
 //!   parent, but only the named files are in the copy the test sees (other
 //!   files there are not copied). The test gets the copies' paths.
 //!
+//! Symbolic links are kept as links (in the test's copy, the result and an
+//! `--in-place` backup), never followed nor written through; FIFOs, sockets
+//! and devices are left out.
+//!
 //! A file may be emptied, never removed: the test always finds every file
 //! it was given (so a deleted header cannot be found silently elsewhere on
 //! the include path). The candidate's bytes are the reduced files' texts
@@ -34,6 +38,9 @@ pub struct FileSet {
     pub files: Vec<(PathBuf, &'static LangInfo)>,
     /// Files copied unchanged (binary), relative to `root`.
     pub copied: Vec<PathBuf>,
+    /// Symbolic links, relative to `root`, with what they point to: kept
+    /// as links in the test's copy and the result, never followed.
+    pub links: Vec<(PathBuf, PathBuf)>,
     /// A directory was given (the test gets its path), not files.
     pub is_dir: bool,
 }
@@ -41,10 +48,11 @@ pub struct FileSet {
 impl FileSet {
     /// The set for a directory.
     pub fn of_dir(dir: &Path) -> Result<FileSet> {
-        let mut all = Vec::new();
-        walk(dir, dir, &mut all)
+        let (mut all, mut links) = (Vec::new(), Vec::new());
+        walk(dir, dir, &mut all, &mut links)
             .map_err(|e| Fatal::usage(format!("cannot read {}: {e}", dir.display())))?;
         all.sort();
+        links.sort();
         let (mut files, mut copied) = (Vec::new(), Vec::new());
         for rel in all {
             let bytes = read(&dir.join(&rel))?;
@@ -60,7 +68,7 @@ impl FileSet {
                 dir.display()
             )));
         }
-        Ok(FileSet { root: dir.to_path_buf(), files, copied, is_dir: true })
+        Ok(FileSet { root: dir.to_path_buf(), files, copied, links, is_dir: true })
     }
 
     /// The set for several files.
@@ -93,7 +101,7 @@ impl FileSet {
             .collect();
         files.sort_by(|a, b| a.0.cmp(&b.0));
         files.dedup_by(|a, b| a.0 == b.0);
-        Ok(FileSet { root, files, copied: Vec::new(), is_dir: false })
+        Ok(FileSet { root, files, copied: Vec::new(), links: Vec::new(), is_dir: false })
     }
 
     /// The reduced files' texts, joined as a candidate is.
@@ -130,6 +138,7 @@ impl FileSet {
             dir: self.dir_name(),
             files: self.files.iter().map(|(rel, _)| rel.clone()).collect(),
             copied,
+            links: self.links.clone(),
             pass_dir: self.is_dir,
         }))
     }
@@ -190,13 +199,21 @@ fn read(path: &Path) -> Result<Vec<u8>> {
 
 /// Every file under `dir` (following no symbolic link to a directory),
 /// relative to `root`, however deep.
-fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for (name, is_dir) in dir::entries(dir)? {
+fn walk(
+    root: &Path,
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    links: &mut Vec<(PathBuf, PathBuf)>,
+) -> std::io::Result<()> {
+    for (name, kind) in dir::entries(dir)? {
         let path = dir.join(name);
-        if is_dir {
-            walk(root, &path, out)?;
-        } else if dir::reach(&path)?.is_file() {
-            out.push(path.strip_prefix(root).unwrap_or(&path).to_path_buf());
+        let rel = || path.strip_prefix(root).unwrap_or(&path).to_path_buf();
+        match kind {
+            dir::Kind::Dir => walk(root, &path, out, links)?,
+            dir::Kind::File => out.push(rel()),
+            dir::Kind::Link => links.push((rel(), std::fs::read_link(&*dir::reach(&path)?)?)),
+            // a FIFO or a device is not a file to reduce, nor one to copy
+            dir::Kind::Special => {}
         }
     }
     Ok(())

@@ -236,14 +236,35 @@ pub(crate) fn create_dir_all(path: &Path) -> io::Result<()> {
     }
 }
 
-/// The names in the directory `path` (of any length), with whether each
-/// is a directory (not following symbolic links).
-pub(crate) fn entries(path: &Path) -> io::Result<Vec<(OsString, bool)>> {
+/// What a directory entry is, the entry itself (a link is not followed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Dir,
+    File,
+    Link,
+    /// A FIFO, a socket or a device.
+    Special,
+}
+
+impl Kind {
+    fn of(t: fs::FileType) -> Kind {
+        match () {
+            _ if t.is_dir() => Kind::Dir,
+            _ if t.is_file() => Kind::File,
+            _ if t.is_symlink() => Kind::Link,
+            _ => Kind::Special,
+        }
+    }
+}
+
+/// The names in the directory `path` (of any length), with what each is
+/// (not following symbolic links).
+pub(crate) fn entries(path: &Path) -> io::Result<Vec<(OsString, Kind)>> {
     let here = reach(path)?;
     let mut out = Vec::new();
     for entry in fs::read_dir(&*here)? {
         let entry = entry?;
-        out.push((entry.file_name(), entry.file_type()?.is_dir()));
+        out.push((entry.file_name(), Kind::of(entry.file_type()?)));
     }
     Ok(out)
 }
@@ -264,7 +285,7 @@ mod tests {
         let file = deep.join("f.c");
         write(&file, b"int x;").expect("write");
         assert_eq!(read(&file).expect("read"), b"int x;");
-        assert_eq!(entries(&deep).expect("ls"), [(OsString::from("f.c"), false)]);
+        assert_eq!(entries(&deep).expect("ls"), [(OsString::from("f.c"), Kind::File)]);
         let dir = Dir::open(&deep).expect("open");
         assert_eq!(fs::read(dir.path().join("f.c")).expect("through /proc"), b"int x;");
         dir.rename(OsStr::new("f.c"), OsStr::new("g.c")).expect("rename");

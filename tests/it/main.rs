@@ -32,6 +32,7 @@
 mod cli;
 mod conventions;
 mod corpus;
+mod directories;
 mod faults;
 mod fuzz;
 mod languages;

@@ -20,6 +20,7 @@ use super::in_place::{backup_path, changed, copy_dir, Stamp};
 use super::names::{dir_of, temp_prefix};
 use super::target::refuse_the_input;
 use crate::app::error::Fatal;
+use crate::oracle::runner::make_links;
 use crate::os::dir::{self, Dir};
 
 /// Where the results of a set of files go: a directory.
@@ -32,26 +33,44 @@ pub(crate) struct DirOutput {
     /// Swept once this run's first result is in place: what a killed run
     /// left beside a missing output was kept as the only copy until then.
     swept: Once,
+    /// The input's symbolic links (relative paths, targets), made in every
+    /// result as they were.
+    links: Vec<(PathBuf, PathBuf)>,
 }
 
-/// The default output of a directory: `dir/src` → `dir/src.reduced`.
+/// The default output of a directory: `dir/src` → `dir/src.reduced`, the
+/// same for `dir/src/`; a directory named `.` or `..` by its real name
+/// (`.` in `/home/u/proj` → `/home/u/proj.reduced`).
 pub(crate) fn default_dir_path(input: &Path) -> PathBuf {
-    let mut name = input.as_os_str().to_owned();
+    let named = match input.file_name() {
+        Some(_) if !input.ends_with(".") => input.to_path_buf(),
+        _ => std::fs::canonicalize(input).unwrap_or_else(|_| input.to_path_buf()),
+    };
+    let mut name = named.file_name().map_or_else(|| "root".into(), |n| n.to_os_string());
     name.push(".reduced");
-    PathBuf::from(name)
+    named.with_file_name(name)
 }
 
 impl DirOutput {
     /// Prepares the output directory for the input directory `input`: with
     /// `in_place`, copies the input to `DIR.orig` first. `path` must not be
     /// the input unless `in_place`, nor inside it.
-    pub(crate) fn prepare(input: &Path, path: &Path, in_place: bool) -> Result<DirOutput> {
+    pub(crate) fn prepare(
+        input: &Path,
+        path: &Path,
+        in_place: bool,
+        links: Vec<(PathBuf, PathBuf)>,
+    ) -> Result<DirOutput> {
         let mut watched = None;
         if in_place {
             let backup = backup_path(input)?;
-            copy_dir(input, &backup).with_context(|| {
-                format!("cannot back up {} to {}", input.display(), backup.display())
-            })?;
+            if let Err(e) = copy_dir(input, &backup) {
+                // half a backup would block the next run, and is no backup
+                let _ = std::fs::remove_dir_all(&*dir::reach(&backup)?);
+                return Err(e).with_context(|| {
+                    format!("cannot back up {} to {}", input.display(), backup.display())
+                });
+            }
             let stamp = Stamp::of_dir(&backup)
                 .with_context(|| format!("cannot read the backup {}", backup.display()))?;
             watched = Some((Mutex::new(stamp), default_dir_path(input)));
@@ -67,7 +86,7 @@ impl DirOutput {
                 }
             }
         }
-        Ok(DirOutput { path: path.to_path_buf(), in_place: watched, swept: Once::new() })
+        Ok(DirOutput { path: path.to_path_buf(), in_place: watched, swept: Once::new(), links })
     }
 
     pub(crate) fn path(&self) -> &Path {
@@ -108,7 +127,12 @@ impl DirOutput {
         if Stamp::of_dir(&self.path) == Some(stamp) {
             return Ok(());
         }
-        let saved = DirOutput { path: side.to_path_buf(), in_place: None, swept: Once::new() };
+        let saved = DirOutput {
+            path: side.to_path_buf(),
+            in_place: None,
+            swept: Once::new(),
+            links: self.links.clone(),
+        };
         saved.replace(best.iter().copied())?;
         Err(changed(&self.path, side))
     }
@@ -141,6 +165,7 @@ impl DirOutput {
             }
             dir::write(&path, bytes).with_context(ctx)?;
         }
+        make_links(new.path(), &self.links).with_context(ctx)?;
         let old = temp(".hdd-old")?;
         let (Some(new_name), Some(old_name)) = (name_of(&new), name_of(&old)) else {
             anyhow::bail!("{}: a temporary directory without a name", ctx());
@@ -163,6 +188,17 @@ mod tests {
     use std::fs;
 
     #[test]
+    fn a_directory_s_default_output_is_beside_it_however_it_is_named() {
+        assert_eq!(default_dir_path(Path::new("a/src")), PathBuf::from("a/src.reduced"));
+        assert_eq!(default_dir_path(Path::new("a/src/")), PathBuf::from("a/src.reduced"));
+        assert_eq!(default_dir_path(Path::new("proj//")), PathBuf::from("proj.reduced"));
+        let here = std::env::current_dir().expect("cwd");
+        let mut name = here.file_name().expect("name").to_os_string();
+        name.push(".reduced");
+        assert_eq!(default_dir_path(Path::new(".")), here.with_file_name(name));
+    }
+
+    #[test]
     fn a_directory_result_replaces_the_last_one_whole() {
         let dir = tempfile::tempdir().expect("tempdir");
         let input = dir.path().join("src");
@@ -170,9 +206,9 @@ mod tests {
         fs::write(input.join("sub/a.c"), "int a;").expect("write");
         let path = default_dir_path(&input);
         assert_eq!(path, dir.path().join("src.reduced"));
-        assert!(DirOutput::prepare(&input, &input, false).is_err());
-        assert!(DirOutput::prepare(&input, &input.join("out"), false).is_err());
-        let out = DirOutput::prepare(&input, &path, false).expect("prepare");
+        assert!(DirOutput::prepare(&input, &input, false, Vec::new()).is_err());
+        assert!(DirOutput::prepare(&input, &input.join("out"), false, Vec::new()).is_err());
+        let out = DirOutput::prepare(&input, &path, false, Vec::new()).expect("prepare");
         out.write([(Path::new("sub/a.c"), &b"int;"[..]), (Path::new("b.h"), b"x")]).expect("1");
         out.write([(Path::new("sub/a.c"), &b""[..])]).expect("2");
         assert_eq!(fs::read(path.join("sub/a.c")).expect("result"), b"");
@@ -181,7 +217,7 @@ mod tests {
             fs::read_dir(dir.path()).expect("ls").map(|e| e.expect("e").file_name()).collect();
         assert_eq!(names.len(), 2, "temporary directories left behind: {names:?}");
         // in place: the input is backed up first
-        let out = DirOutput::prepare(&input, &input, true).expect("in place");
+        let out = DirOutput::prepare(&input, &input, true, Vec::new()).expect("in place");
         out.write([(Path::new("sub/a.c"), &b"a"[..])]).expect("3");
         assert_eq!(fs::read(input.join("sub/a.c")).expect("result"), b"a");
         assert_eq!(fs::read(dir.path().join("src.orig/sub/a.c")).expect("backup"), b"int a;");

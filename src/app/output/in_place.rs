@@ -53,12 +53,13 @@ impl Stamp {
         let mut files = Vec::new();
         let mut todo = vec![PathBuf::new()];
         while let Some(rel) = todo.pop() {
-            for (name, is_dir) in dir::entries(&dir.join(&rel)).ok()? {
+            for (name, kind) in dir::entries(&dir.join(&rel)).ok()? {
                 let rel = rel.join(name);
-                if is_dir {
-                    todo.push(rel);
-                } else {
-                    files.push((dir::read(&dir.join(&rel)).ok()?, rel));
+                match kind {
+                    dir::Kind::Dir => todo.push(rel),
+                    dir::Kind::File => files.push((dir::read(&dir.join(&rel)).ok()?, rel)),
+                    // what hdd never writes, it does not watch
+                    dir::Kind::Link | dir::Kind::Special => {}
                 }
             }
         }
@@ -95,15 +96,42 @@ pub(super) fn backup_path(input: &Path) -> Result<PathBuf> {
 /// however deep its files.
 pub(super) fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
     fs::create_dir(&*dir::reach(to)?)?;
-    for (name, is_dir) in dir::entries(from)? {
+    for (name, kind) in dir::entries(from)? {
         let (from, to) = (from.join(&name), to.join(&name));
-        if is_dir {
-            copy_dir(&from, &to)?;
-        } else {
-            fs::copy(&*dir::reach(&from)?, &*dir::reach(&to)?)?;
+        match kind {
+            dir::Kind::Dir => copy_dir(&from, &to)?,
+            dir::Kind::File => drop(fs::copy(&*dir::reach(&from)?, &*dir::reach(&to)?)?),
+            // a link stays a link: its target's text is not the original's
+            dir::Kind::Link => {
+                let target = fs::read_link(&*dir::reach(&from)?)?;
+                std::os::unix::fs::symlink(target, &*dir::reach(&to)?)?;
+            }
+            // reading a FIFO would wait for a writer forever; a new one
+            // in its place is the same file
+            dir::Kind::Special if is_fifo(&from) => make_fifo(&to)?,
+            // a socket or a device is left out: hdd never reads or writes it
+            dir::Kind::Special => {}
         }
     }
     Ok(())
+}
+
+/// Whether `path` (not followed) is a FIFO.
+fn is_fifo(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    dir::reach(path).and_then(|p| fs::symlink_metadata(&*p)).is_ok_and(|m| m.file_type().is_fifo())
+}
+
+/// Makes a FIFO at `path`, readable and writable by its owner.
+fn make_fifo(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = dir::reach(path)?;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes())?;
+    // SAFETY: `c` is a valid NUL-terminated path
+    match unsafe { libc::mkfifo(c.as_ptr(), 0o600) } {
+        0 => Ok(()),
+        _ => Err(std::io::Error::last_os_error()),
+    }
 }
 
 /// The error of an `--in-place` file or directory `path` that the user

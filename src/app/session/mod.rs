@@ -240,10 +240,7 @@ fn spec_of(config: &Config, layout: Layout) -> Spec {
     Spec {
         test: config.test.clone(),
         test_args: config.test_args.clone(),
-        env: vec![
-            ("HDD_TEST_DIR", config.test_dir.clone()),
-            ("HDD_INPUT_DIR", config.input_dir()),
-        ],
+        env: vec![("HDD_TEST_DIR", config.test_dir.clone()), ("HDD_INPUT_DIR", config.input_dir())],
         layout,
         timeout: config.timeout,
         grace: config.kill_grace,

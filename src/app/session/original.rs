@@ -55,7 +55,12 @@ impl<'a> OriginalCheck<'a> {
         let alarm = self.deadline.map(|d| self.stop.alarm(d));
         let output = match (&config.set, &self.layout) {
             (Some(set), Layout::Set(l)) => Destination::Dir(
-                DirOutput::prepare(&config.input, &config.output, config.in_place)?,
+                DirOutput::prepare(
+                    &config.input,
+                    &config.output,
+                    config.in_place,
+                    set.links.clone(),
+                )?,
                 set,
                 l.copied.clone(),
             ),

@@ -41,6 +41,9 @@ pub struct SetLayout {
     /// Files written as they are in every run (binary files, say), relative
     /// to the directory, with their bytes.
     pub copied: Vec<(PathBuf, Arc<[u8]>)>,
+    /// Symbolic links made in every run, relative to the directory, with
+    /// what they point to.
+    pub links: Vec<(PathBuf, PathBuf)>,
     /// The test gets the directory's path; else each reduced file's path.
     pub pass_dir: bool,
 }
@@ -93,6 +96,7 @@ impl SetLayout {
             dir::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
         }
         fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        make_links(&dir, &self.links)?;
         let args = if self.pass_dir {
             vec![dir.clone()]
         } else {
@@ -101,6 +105,20 @@ impl SetLayout {
         };
         Ok((dir, args))
     }
+}
+
+/// Makes the symbolic links `links` (relative paths, targets) below `dir`.
+pub(crate) fn make_links(dir: &Path, links: &[(PathBuf, PathBuf)]) -> Result<()> {
+    for (rel, target) in links {
+        let path = dir.join(rel);
+        if let Some(parent) = path.parent() {
+            dir::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        std::os::unix::fs::symlink(target, &*dir::reach(&path)?)
+            .with_context(|| format!("cannot make the link {}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// What a test may add below its private directory, in bytes of path,

@@ -50,7 +50,7 @@ mod tail;
 mod watchdog;
 
 pub(crate) use formatter::format;
-pub(crate) use layout::{Layout, SetLayout};
+pub(crate) use layout::{make_links, Layout, SetLayout};
 use tail::Tail;
 use watchdog::Watchdog;
 
@@ -337,7 +337,9 @@ impl Runner {
     /// Ray's tests read it), else nothing.
     fn stdin(&self, args: &[PathBuf]) -> Stdio {
         match (&self.spec.layout, args) {
-            (Layout::File(_), [candidate]) => File::open(candidate).map_or(Stdio::null(), Stdio::from),
+            (Layout::File(_), [candidate]) => {
+                File::open(candidate).map_or(Stdio::null(), Stdio::from)
+            }
             _ => Stdio::null(),
         }
     }

@@ -1,0 +1,95 @@
+//! Directory inputs as users hand them over: named with a trailing slash
+//! or as `.`, holding symbolic links (to files and directories, inside and
+//! outside), and FIFOs beside the files.
+
+use std::fs;
+use std::os::unix::fs::{symlink, FileTypeExt};
+use std::path::Path;
+
+use crate::{hdd, run, scratch, script, stderr};
+
+/// `proj/main.c` with a needle among other lines, and a test for it.
+fn project(dir: &Path) -> std::path::PathBuf {
+    let proj = dir.join("proj");
+    fs::create_dir_all(&proj).expect("mkdir");
+    let text: String = (0..10).map(|i| format!("int v{i} = {i};\n")).collect();
+    fs::write(proj.join("main.c"), text + "int needle;\n").expect("write");
+    script(&dir.join("t.sh"), "grep -q needle main.c")
+}
+
+#[test]
+fn regression_a_directory_named_with_a_trailing_slash_or_as_dot_gets_its_result_beside_it() {
+    let dir = scratch();
+    let test = project(dir.path());
+    let out = run(hdd().current_dir(dir.path()).arg("-t").arg(&test).arg("proj/").arg("-j1"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(dir.path().join("proj.reduced/main.c").is_file());
+    fs::remove_dir_all(dir.path().join("proj.reduced")).expect("rm");
+    let out =
+        run(hdd().current_dir(dir.path().join("proj")).arg("-t").arg(&test).arg(".").arg("-j1"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let result = fs::read_to_string(dir.path().join("proj.reduced/main.c")).expect("result");
+    assert!(result.contains("needle") && result.len() < 30, "{result:?}");
+}
+
+#[test]
+fn regression_symbolic_links_stay_links_in_the_test_s_copy_the_result_and_the_backup() {
+    let dir = scratch();
+    let proj = dir.path().join("proj");
+    let test = project(dir.path());
+    // a directory outside, linked in; a secret file outside, linked in
+    let shared = dir.path().join("shared");
+    fs::create_dir_all(&shared).expect("mkdir");
+    fs::write(shared.join("word"), "needle\n").expect("write");
+    fs::write(dir.path().join("secret"), "do not copy me\n").expect("write");
+    symlink(&shared, proj.join("inc")).expect("link a directory");
+    symlink(dir.path().join("secret"), proj.join("key")).expect("link a file");
+    let test = script(&test, "test -L inc && test -L key && grep -q \"$(cat inc/word)\" main.c");
+    let out = run(hdd().arg("-t").arg(&test).arg(&proj).arg("-j1"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let result = dir.path().join("proj.reduced");
+    assert_eq!(fs::read_link(result.join("inc")).expect("a link"), shared);
+    assert_eq!(fs::read_link(result.join("key")).expect("a link"), dir.path().join("secret"));
+    // in place: the backup holds the links, not what they point to
+    let out = run(hdd().arg("-t").arg(&test).arg(&proj).args(["--in-place", "-j1"]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let backup = dir.path().join("proj.orig");
+    assert_eq!(fs::read_link(backup.join("key")).expect("a link"), dir.path().join("secret"));
+    assert_eq!(fs::read_link(backup.join("inc")).expect("a link"), shared);
+    assert_eq!(fs::read_link(proj.join("key")).expect("a link"), dir.path().join("secret"));
+    assert_eq!(fs::read_to_string(dir.path().join("secret")).expect("secret"), "do not copy me\n");
+}
+
+#[test]
+fn regression_in_place_on_a_directory_holding_a_fifo_does_not_hang() {
+    let dir = scratch();
+    let proj = dir.path().join("proj");
+    let test = project(dir.path());
+    let fifo = proj.join("pipe");
+    let c = std::ffi::CString::new(fifo.to_str().expect("utf-8")).expect("path");
+    // SAFETY: a valid NUL-terminated path
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let mut child = hdd()
+        .arg("-t")
+        .arg(&test)
+        .arg(&proj)
+        .args(["--in-place", "-j1", "-q"])
+        .stdin(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let mut status = None;
+    let done = std::time::Instant::now();
+    while status.is_none() && done.elapsed() < std::time::Duration::from_secs(120) {
+        status = child.try_wait().expect("wait");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    if status.is_none() {
+        let _ = child.kill();
+    }
+    let _ = child.wait();
+    assert!(status.is_some_and(|s| s.success()), "hung or failed: {status:?}");
+    let kept = fs::symlink_metadata(dir.path().join("proj.orig/pipe")).expect("in the backup");
+    assert!(kept.file_type().is_fifo());
+    let result = fs::read_to_string(proj.join("main.c")).expect("result");
+    assert!(result.contains("needle") && result.len() < 30, "{result:?}");
+}
