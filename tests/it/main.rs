@@ -47,6 +47,7 @@ mod roundtrip;
 mod rng;
 mod runner;
 mod slurm;
+mod stopping;
 mod tidy;
 
 use std::collections::HashSet;

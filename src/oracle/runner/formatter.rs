@@ -5,6 +5,7 @@
 //! to its standard output. It is a child hdd registers like a test's, so
 //! no orphan sweep reaps it under the wait here.
 
+use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -29,6 +30,9 @@ pub(crate) fn format(
     };
     let mut cmd = Command::new(program);
     cmd.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+    // a group of its own, ended whole: a child it leaves behind would hold
+    // its output open, and the read below would wait for it forever
+    cmd.process_group(0);
     let mut child = {
         let mut registry = Registry::lock();
         let child = cmd.spawn().with_context(|| format!("cannot run {program}"))?;
@@ -53,12 +57,14 @@ pub(crate) fn format(
                 std::thread::sleep(Duration::from_millis(5));
             }
             _ => {
-                let _ = child.kill();
+                kill_group(child.id());
                 let _ = child.wait();
                 break None;
             }
         }
     };
+    // what it started and left running goes with it
+    kill_group(child.id());
     Registry::remove(child.id() as i32);
     let _ = writer.join();
     let out = reader.join().map_err(|_| anyhow::anyhow!("reading {program}'s output failed"))?;
@@ -70,4 +76,11 @@ pub(crate) fn format(
         None if stop.is_set() => anyhow::bail!("{program} was stopped"),
         None => anyhow::bail!("{program} did not finish within {timeout:?}"),
     }
+}
+
+/// Sends SIGKILL to the process group `pgid` (the formatter's own).
+fn kill_group(pgid: u32) {
+    // SAFETY: killpg only sends a signal; the group is the formatter's,
+    // made for it by `process_group(0)`
+    unsafe { libc::killpg(pgid as libc::pid_t, libc::SIGKILL) };
 }
