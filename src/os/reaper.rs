@@ -14,7 +14,10 @@
 //!   remote step), waits a grace period, and SIGKILLs what is left;
 //! - orphans that die as children of hdd are reaped here ([`reap_orphans`]),
 //!   never a test child the runner waits for: those are in [`Registry`],
-//!   and spawning one and reaping orphans exclude each other.
+//!   and spawning one and reaping orphans exclude each other;
+//! - at the end ([`end_all`]), every orphan hdd adopted goes too, with its
+//!   descendants, marked or not: a daemon that cleared its environment
+//!   (`env -i`, `sudo`) carries no mark, but it is still hdd's orphan.
 //!
 //! What this costs after each test matters with many workers: walking all
 //! of hdd's descendants after every test reads a few `/proc` files per
@@ -378,15 +381,22 @@ impl ProcessTree {
 }
 
 /// Ends every process left by any run of this hdd whose mark starts with
-/// `prefix` (at exit: nothing may outlive hdd).
+/// `prefix`, and every orphan hdd adopted with what descends from it (at
+/// exit, when no test runs: nothing may outlive hdd). An orphan is a
+/// test's even when it cleared its environment, mark and all (`env -i`,
+/// `sudo`): hdd starts nothing else that it does not register.
 pub(crate) fn end_all(prefix: &str) {
     let entry = format!("{VAR}={prefix}").into_bytes();
     let me = std::process::id() as i32;
     for _ in 0..50 {
         let procs = table();
+        let orphans: HashSet<i32> = match adopted().filter(|_| ADOPTING.load(Ordering::SeqCst)) {
+            Some(roots) => subtrees(roots).iter().map(|p| p.pid).collect(),
+            None => HashSet::new(),
+        };
         let left: Vec<i32> = descendants(&procs, me)
             .iter()
-            .filter(|p| !p.zombie && carries_prefix(p.pid, &entry))
+            .filter(|p| !p.zombie && (orphans.contains(&p.pid) || carries_prefix(p.pid, &entry)))
             .map(|p| p.pid)
             .collect();
         if left.is_empty() {

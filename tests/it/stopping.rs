@@ -46,3 +46,36 @@ fn regression_a_formatter_that_hangs_is_stopped_by_max_time_with_what_it_started
         assert!(!alive, "the formatter's child {pid} outlived the run");
     }
 }
+
+#[test]
+fn regression_a_daemon_that_clears_its_environment_does_not_outlive_the_run() {
+    let dir = scratch();
+    let input = dir.path().join("bug.c");
+    fs::write(&input, "int main(void) {\n  int needle = 1;\n  return needle;\n}\n").expect("write");
+    let pids = dir.path().join("pids");
+    // as `sudo` would: a new session and no environment, so no mark
+    let test = script(
+        &dir.path().join("t.sh"),
+        &format!(
+            "env -i PATH=\"$PATH\" setsid sh -c 'sleep 300 & echo $! >> {}'\ngrep -q needle \"$1\"",
+            pids.display()
+        ),
+    );
+    let out = crate::run(hdd().arg("-t").arg(&test).arg(&input).args(["-j2", "-q"]));
+    assert!(out.status.success(), "{}", crate::stderr(&out));
+    let started: Vec<i32> = fs::read_to_string(&pids)
+        .expect("the test ran")
+        .split_whitespace()
+        .map(|p| p.parse().expect("pid"))
+        .collect();
+    assert!(!started.is_empty());
+    std::thread::sleep(Duration::from_millis(200));
+    // SAFETY: signal 0 only checks that the process exists
+    let alive: Vec<i32> =
+        started.into_iter().filter(|&pid| unsafe { libc::kill(pid, 0) } == 0).collect();
+    for pid in &alive {
+        // SAFETY: ending what the failed check left, so the suite leaves nothing either
+        unsafe { libc::kill(*pid, libc::SIGKILL) };
+    }
+    assert!(alive.is_empty(), "left running after the run: {alive:?}");
+}
