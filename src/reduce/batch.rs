@@ -28,8 +28,8 @@
 //! other steps then seldom fail, and the changes left out are probed
 //! all at once, against the mask the fold made, beside the next round's
 //! halves: the interferences of a fold cost one test latency between
-//! them instead of one each (c-names at `-j 64`: see BENCHMARKS.md,
-//! "Many workers"). The result is then the fold's wherever a change left
+//! them instead of one each (see BENCHMARKS.md, "Many workers"). The
+//! result is then the fold's wherever a change left
 //! out interferes with one before it, as the words say; where it would
 //! have passed in the fold, a step after it may pass that would have
 //! failed, and which of the two stays can differ (on every corpus case
@@ -40,9 +40,9 @@
 //! most 4 is cut into its units at once), whose probes are against the
 //! mask after the merge: a unit that failed only because a block that
 //! passed still used it (a type, a declaration) can go then. (Probing the
-//! halves in the same round as their block, against the same mask, saved a test latency per
-//! depth of the descent but kept every such unit: c/bzip2-conversion took
-//! 1262 tests instead of 561; see BENCHMARKS.md, "Many workers".)
+//! halves in the same round as their block, against the same mask, saved a
+//! test latency per depth of the descent but kept every such unit, and took
+//! about twice the tests; see BENCHMARKS.md, "Many workers".)
 //!
 //! Where the language has names ([`Batch::with_users`]), a block that
 //! failed alone is also probed in the next round together with its users:
@@ -52,8 +52,8 @@
 //! it only finds the few units nothing uses; one-at-a-time ddmin, going
 //! from the end of the file, takes the users first and the declarations
 //! after them. With its users, the block goes in one probe when nothing
-//! the test needs is among them (c/pyrsistent-redundant-decls at `-j 1`:
-//! 179 tests instead of 545). A unit is needed when it failed alone while
+//! the test needs is among them (a fraction of the tests of halving, on a
+//! file of redundant declarations; see BENCHMARKS.md). A unit is needed when it failed alone while
 //! nothing used it, or failed with its users; so is what a needed unit
 //! uses, and a probe that would take a needed unit with another's users
 //! is not made.
@@ -555,8 +555,8 @@ impl Batch {
 /// A failed block of at most this many units is cut into its single units
 /// for the next round rather than halved. It holds at least one unit the
 /// test needs (or one that interferes), and for 4 units halving takes at
-/// least the 4 tests of the singles (2 halves, then the 2 units of the one
-/// that failed) and a round more; for 3 it takes 10/3 on average with one
+/// least as many tests as the singles (2 halves, then the 2 units of the
+/// one that failed) and a round more; for 3 it takes 10/3 on average with one
 /// needed unit, against 3. From 5 units on, halving is cheaper while
 /// needed units are rare. Only without users (XML, JSON, the token
 /// passes): a block with users also goes with them, and cutting it into

@@ -232,7 +232,7 @@ impl Units {
     /// of it into its place, leaving out those that rewrite it (an
     /// expression made a statement, a splice): what HDD's early hoists
     /// offer, since a rewrite seldom pays where the levels below still
-    /// cut (on `js/he-encode`, 40 tests for nothing).
+    /// cut (its tests there are mostly spent for nothing).
     pub fn hoistable_early(&self, i: usize) -> Option<(NodeId, &[Target])> {
         let h = self.hoistable.get(i)?;
         let start = h.targets.start as usize;
