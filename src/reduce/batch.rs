@@ -79,22 +79,9 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use super::hoist::{applies, made_in_turn, next_hoist, open, EARLY_TARGETS};
+use super::stage::Stage;
 use super::{Order, Proposal, Search, Step, Units};
 use crate::syntax::{Hoist, Mask, NodeId};
-
-/// Where a batch is in its round (of blocks here, of hoists in
-/// [`HoistBatch`](super::HoistBatch)).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Stage {
-    /// Probing change `next` of the round.
-    Probing,
-    /// Committing every block that passed.
-    Merging,
-    /// The merge failed: adding the blocks that passed one at a time, in
-    /// the round's order, each kept if the mask with it is still
-    /// interesting; the `k`-th that passed is next.
-    Fold { k: usize },
-}
 
 /// Rounds of blocks probed against the same mask, the successes merged.
 #[derive(Clone, Debug)]
