@@ -272,8 +272,8 @@ impl Plan {
         }
         // renaming right after the HDD pass unties a function from its
         // prototype in a header, so that the 1-minimal phase can drop its
-        // parameters (on the bench's cppcheck case: 156 -> 89 bytes, and
-        // 52 fewer tests)
+        // parameters (on the benchmarks' C cases, a shorter result in fewer
+        // tests)
         if self.rename {
             let before = host.view(View::Language);
             if pass(host, View::Rename, Renaming::default(), Phase::Rename)? > 0 {
