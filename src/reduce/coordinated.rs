@@ -9,10 +9,10 @@
 //!   what they switch off, so a plan does not test them again while that
 //!   text reads the same.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::groups::{globals, groups, swept, undeclared, Group};
+use super::memory::{FailureMemory, Remembered, Renamed};
 use super::{Proposal, Search, Step, Units};
 use crate::syntax::tree::NO_PARENT;
 use crate::syntax::{Mask, NodeId, Text, Tree};
@@ -93,25 +93,15 @@ impl Search for Coordinated {
 }
 
 /// The groups that failed so far, by the kinds and texts of what they
-/// switch off.
-#[derive(Debug, Default)]
-pub(crate) struct GroupMemory {
-    failed: HashSet<u128>,
-}
+/// switch off (see [`Group`]'s [`Remembered`] key).
+pub(crate) type GroupMemory = FailureMemory<Group>;
 
-impl GroupMemory {
-    /// Remembers groups of `tree` that were not interesting.
-    pub(crate) fn remember<'g>(
-        &mut self,
-        tree: &Tree,
-        failed: impl IntoIterator<Item = &'g Group>,
-    ) {
-        self.failed.extend(failed.into_iter().map(|g| group_key(tree, g)));
-    }
-
-    /// Whether `group` of `tree` is known to fail.
-    pub(crate) fn knows(&self, tree: &Tree, group: &Group) -> bool {
-        !self.failed.is_empty() && self.failed.contains(&group_key(tree, group))
+impl Remembered for Group {
+    /// The key reads the texts as they are, not as they were before the
+    /// renaming pass: a group that failed before the renaming is tried
+    /// again after it, as the plans always did (see `group_key`).
+    fn key(&self, tree: &Tree, _renamed: &Renamed) -> u128 {
+        group_key(tree, self)
     }
 }
 

@@ -215,23 +215,22 @@ impl Plan {
         if self.algorithm == Algorithm::HddPlus && self.coordinated {
             // locals made global, once nothing else shortens the text: one
             // made global earlier takes the place of deletions that would
-            // have gone further (c/bzip2-maybe-uninit, where the token
-            // pass finds its way: 124 bytes, 249 with the globals among
-            // the other groups); then the rounds again on what it freed
+            // have gone further (the token pass finds its way where a
+            // local made global early would block it: see BENCHMARKS.md);
+            // then the rounds again on what it freed
             while self.coordinated(host, &mut memory.groups, Coordinated::globals)? > 0 {
                 self.refine(host, &mut memory)?;
             }
         }
         // not for code, whose "malformed" is mostly macros the parser does
         // not expand, and whose test is a compiler that unguarded cuts
-        // seldom please (30 tests for nothing on c/bzip2-conversion)
+        // seldom please (its tests there are spent for nothing)
         if self.tokens && malformed && !token_pass {
             self.cut_through(host)?;
         }
         if self.shrink {
             // one pass: a character seldom frees another, and a second
-            // pass tests every character kept once more (js/he-encode:
-            // 32 tests for nothing)
+            // pass tests every character kept once more, for nothing
             let shrink = self.batched(Hdd::single_pass(Ddmin::Adaptive, Order::Forward));
             pass(host, View::Chars, shrink, Phase::Shrink)?;
         }
@@ -273,8 +272,8 @@ impl Plan {
         }
         // renaming right after the HDD pass unties a function from its
         // prototype in a header, so that the 1-minimal phase can drop its
-        // parameters (on the bench's cppcheck case: 156 -> 89 bytes, and
-        // 52 fewer tests)
+        // parameters (on the benchmarks' C cases, a shorter result in fewer
+        // tests)
         if self.rename {
             let before = host.view(View::Language);
             if pass(host, View::Rename, Renaming::default(), Phase::Rename)? > 0 {
@@ -286,7 +285,6 @@ impl Plan {
         // the names of headers' types made `int`, and the swept tokens
         // gone, before the rounds, not in them: a change of every use, after
         // which the 1-minimal phase would try each unit again
-        // (c/bzip2-maybe-uninit: 49 tests)
         if self.coordinated {
             self.coordinated(host, &mut memory.groups, Coordinated::sweeping)?;
         }
