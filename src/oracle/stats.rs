@@ -102,6 +102,9 @@ pub struct Stats {
     phase: Option<Phase>,
     #[serde(skip)]
     level: Option<usize>,
+    /// The number of HDD levels of the current pass's tree, when known.
+    #[serde(skip)]
+    levels: Option<usize>,
 }
 
 fn secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -142,6 +145,7 @@ impl Stats {
             started: Instant::now(),
             phase: None,
             level: None,
+            levels: None,
         }
     }
 
@@ -149,6 +153,7 @@ impl Stats {
     pub fn start_pass(&mut self, phase: Phase) {
         self.phase = Some(phase);
         self.level = None;
+        self.levels = None;
         self.passes += 1;
     }
 
@@ -156,7 +161,26 @@ impl Stats {
         self.level = level;
     }
 
-    /// The label of the current phase and level.
+    /// The number of HDD levels of the current pass's tree (its depth in
+    /// units), for [`Stats::position`].
+    pub(crate) fn set_levels(&mut self, levels: Option<usize>) {
+        self.levels = levels;
+    }
+
+    /// Where the run is, for the progress line: the pass, and its HDD
+    /// level counted from 1, out of the levels when known (`hdd level
+    /// 4/17`).
+    pub(crate) fn position(&self) -> String {
+        let phase = self.phase.map_or("", Phase::name);
+        match (self.level, self.levels) {
+            (Some(l), Some(n)) => format!("{phase} level {}/{}", (l + 1).min(n), n),
+            (Some(l), None) => format!("{phase} level {}", l + 1),
+            (None, _) => phase.to_string(),
+        }
+    }
+
+    /// The label of the current phase and level (from 0, as the trace and
+    /// `--stats-json` count them).
     pub fn phase_label(&self) -> String {
         let phase = self.phase.map_or("", Phase::name);
         match self.level {

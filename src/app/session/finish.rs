@@ -115,6 +115,7 @@ impl Finish<'_> {
     /// the test is flaky. A signal during the re-check stops the run like
     /// any other (`ended` says so).
     fn recheck(&self, best: &[u8], absent: &[bool], ended: &mut Ended) -> Result<bool> {
+        self.progress.doing("checking the result again");
         Ok(match self.runner.run_without(best, absent, &Cancel::default())?.outcome {
             Outcome::Interesting => false,
             Outcome::Cancelled => {
