@@ -93,36 +93,20 @@ fn exit_code(summary: &Summary) -> u8 {
 fn print_summary(input: &std::path::Path, s: &Summary, quiet: bool) {
     let st = &s.stats;
     if !quiet {
-        let pct = if st.original_bytes > 0 {
-            100.0 - st.final_bytes as f64 * 100.0 / st.original_bytes as f64
-        } else {
-            0.0
-        };
         let how = match s.ended {
             Ended::Finished => "reduced",
             Ended::TimeUp => "reduced (stopped by --max-time)",
             Ended::Signal(_) => "reduced (interrupted)",
         };
-        // `tests` counts the tests that ran to the end: those settled and
-        // those speculation did not need; the ones it cancelled come on top
-        let speculation = if st.jobs > 1 {
-            format!(
-                "{} useful, {} not needed, {} more cancelled by speculation; ",
-                st.useful_tests, st.wasted, st.cancelled
-            )
-        } else {
-            String::new()
-        };
         eprintln!(
-            "hdd: {how} {} from {} to {} bytes (-{pct:.1}%) with {} tests ({speculation}{} cache hits, {} skipped by the syntax guard) in {}",
+            "hdd: {how} {} from {} to {} bytes ({}) in {}",
             input.display(),
             st.original_bytes,
             st.final_bytes,
-            st.tests,
-            st.cache_hits,
-            st.guard_skips,
+            change(st.original_bytes, st.final_bytes),
             format_duration(st.wall_time),
         );
+        eprintln!("hdd: {}", tests_line(s));
         eprintln!("hdd: result in {}", s.output.display());
     }
     if s.flaky {
@@ -137,11 +121,71 @@ fn print_summary(input: &std::path::Path, s: &Summary, quiet: bool) {
     }
 }
 
+/// The tests of a run: their total, made of parts that add up to it
+/// (when there is more than one), then the tests cancelled on top and
+/// the candidates answered without a test.
+fn tests_line(s: &Summary) -> String {
+    let st = &s.stats;
+    let plural = |n: u64| if n == 1 { "" } else { "s" };
+    let mut line = format!("{} test{}", st.tests, plural(st.tests));
+    let parts: Vec<String> = st
+        .test_parts()
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, name)| format!("{n} {name}"))
+        .collect();
+    if parts.len() > 1 {
+        line += &format!(" ({})", parts.join(" + "));
+    }
+    line += "; ";
+    if st.cancelled > 0 {
+        line += &format!("{} more cancelled by speculation, ", st.cancelled);
+    }
+    line + &format!(
+        "{} cache hit{}, {} skipped by the syntax guard",
+        st.cache_hits,
+        plural(st.cache_hits),
+        st.guard_skips
+    )
+}
+
+/// The change from `from` to `to` bytes as a percentage, cut rather than
+/// rounded: a result that is not empty never shows as `-100.0%`.
+fn change(from: u64, to: u64) -> String {
+    if to > from {
+        return format!("+{:.1}%", (to - from) as f64 * 100.0 / from.max(1) as f64);
+    }
+    if to == 0 {
+        return "-100%".to_string();
+    }
+    let removed = (from - to) as f64 * 100.0 / from as f64;
+    // under 1% left: two decimals (-99.99%)
+    let decimals = if to * 100 < from { 2 } else { 1 };
+    let scale = 10f64.powi(decimals as i32);
+    format!("-{:.*}%", decimals, (removed * scale).floor() / scale)
+}
+
 fn format_duration(d: std::time::Duration) -> String {
     let s = d.as_secs_f64();
     if s < 60.0 {
         format!("{s:.1}s")
     } else {
         format!("{}m{:02}s", (s / 60.0) as u64, (s % 60.0) as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_is_cut_never_rounded_to_all() {
+        assert_eq!(change(334692, 29), "-99.99%");
+        assert_eq!(change(10_000_000, 1), "-99.99%");
+        assert_eq!(change(200, 1), "-99.50%");
+        assert_eq!(change(1000, 999), "-0.1%");
+        assert_eq!(change(1000, 1000), "-0.0%");
+        assert_eq!(change(128, 88), "-31.2%");
+        assert_eq!(change(128, 0), "-100%");
     }
 }

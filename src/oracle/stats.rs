@@ -48,6 +48,11 @@ pub struct Stats {
     /// test latency after the plan. Its run is counted in `tests`, as are
     /// those of re-checks ahead on a text the plan did not end on (wasted).
     pub recheck_ahead: bool,
+    /// Runs of the final re-check ahead on the very text the plan ended
+    /// on (0 or 1): in `tests`, neither useful nor wasted. (A re-check
+    /// made after the plan, like the check of the original, is not in
+    /// `tests`.)
+    pub rechecks: u64,
     /// Candidates guessed to be interesting (what `-j` speculates on).
     pub expected_interesting: u64,
     /// Candidates that did not turn out as guessed (each sends the
@@ -123,6 +128,7 @@ impl Stats {
             ahead_used: 0,
             cancelled: 0,
             recheck_ahead: false,
+            rechecks: 0,
             expected_interesting: 0,
             mispredicted: 0,
             guessed_again: 0,
@@ -229,6 +235,20 @@ impl Stats {
         let busy = self.test_time.div_f64(self.jobs.max(1) as f64);
         self.overhead_time = self.wall_time.saturating_sub(busy);
         self.peak_memory_kb = peak_memory_kb().unwrap_or(0);
+    }
+
+    /// What `tests` is made of, each part with its name, for the summary;
+    /// they add up to `tests`: the settled candidates' tests, those
+    /// speculation did not need, the final re-check run ahead, and a
+    /// set's tests without its emptied files.
+    pub fn test_parts(&self) -> [(u64, &'static str); 4] {
+        let files = self.phases.get(Phase::Files.name()).map_or(0, |p| p.tests);
+        [
+            (self.useful_tests, "useful"),
+            (self.wasted, "not needed"),
+            (self.rechecks, "re-check run ahead"),
+            (files, "to leave out emptied files"),
+        ]
     }
 
     /// Tests per second so far.

@@ -425,3 +425,78 @@ fn regression_a_deep_nest_goes_in_a_few_tests_not_one_per_level() {
     let tests = stats["tests"].as_u64().expect("tests");
     assert!(tests <= 10, "{tests} tests");
 }
+
+/// The summary's line of tests: its total and its named parts.
+fn tests_of(err: &str) -> (u64, Vec<(u64, String)>) {
+    let digits =
+        |l: &&str| l.strip_prefix("hdd: ").is_some_and(|l| l.starts_with(char::is_numeric));
+    let line = err.lines().find(digits).expect(err);
+    let line = line.strip_prefix("hdd: ").expect(err);
+    let (head, _) = line.split_once(';').expect(line);
+    let total = head.split(' ').next().and_then(|n| n.parse().ok()).expect(line);
+    let parts = match head.split_once(" (") {
+        None => vec![(total, "useful".to_string())],
+        Some((_, parts)) => parts
+            .trim_end_matches(')')
+            .split(" + ")
+            .map(|p| {
+                let (n, name) = p.split_once(' ').expect(p);
+                (n.parse().expect(p), name.to_string())
+            })
+            .collect(),
+    };
+    (total, parts)
+}
+
+#[test]
+fn regression_the_summary_tests_add_up_with_j() {
+    // with -j, the tests were "31 (25 useful, 5 not needed, ...)": the
+    // final re-check run ahead, and a set's tests without its emptied
+    // files, were in the total but in no part
+    let (dir, input, test) = setup();
+    let header = dir.path().join("set/x.h");
+    fs::create_dir_all(header.parent().expect("parent")).expect("mkdir");
+    fs::write(&header, "int unused_decl;\n").expect("header");
+    fs::copy(&input, dir.path().join("set/bug.c")).expect("copy");
+    let set_test = script(&dir.path().join("set.sh"), "grep -q needle bug.c");
+    for (jobs, input, test) in
+        [("1", &input, &test), ("3", &input, &test), ("2", &dir.path().join("set"), &set_test)]
+    {
+        let stats = dir.path().join("stats.json");
+        let out = run(hdd()
+            .args(["-j", jobs, "-t"])
+            .arg(test)
+            .arg(input)
+            .arg("--stats-json")
+            .arg(&stats));
+        assert!(out.status.success(), "{}", stderr(&out));
+        let err = stderr(&out);
+        let (total, parts) = tests_of(&err);
+        assert_eq!(parts.iter().map(|p| p.0).sum::<u64>(), total, "-j {jobs}: {err}");
+        let json: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&stats).expect("stats")).expect("json");
+        let figure = |key: &str| json[key].as_u64().expect(key);
+        assert_eq!(figure("tests"), total, "-j {jobs}: {err}");
+        let files = json["phases"]["files"]["tests"].as_u64().unwrap_or(0);
+        let sum = figure("useful_tests") + figure("wasted") + figure("rechecks") + files;
+        assert_eq!(sum, total, "-j {jobs}: {json}");
+        if input.is_dir() {
+            assert!(parts.iter().any(|p| p.1 == "to leave out emptied files"), "{err}");
+        }
+    }
+}
+
+#[test]
+fn regression_a_tiny_result_is_not_reduced_by_100_percent() {
+    // 7 bytes left of about 60 KB were "(-100.0%)"
+    let dir = scratch();
+    let input = dir.path().join("big.txt");
+    let mut text: String = (0..6000).map(|i| format!("line {i}\n")).collect();
+    text.insert_str(text.len() / 2, "needle\n");
+    fs::write(&input, &text).expect("write");
+    let test = script(&dir.path().join("t.sh"), "grep -q needle \"$1\"");
+    let out = run(hdd().arg("-t").arg(&test).arg(&input));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains(" to 7 bytes (-99.98%)"), "{err}");
+}
