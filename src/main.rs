@@ -11,10 +11,7 @@ use hdd::os::Stop;
 fn main() -> ExitCode {
     few_malloc_arenas();
     let args = app::parse();
-    let quiet = args.quiet;
-    let stats_json = args.stats_json.clone();
-    let result =
-        if args.dump_tree { dump_tree(&args) } else { run(args, quiet, stats_json.as_deref()) };
+    let result = if args.dump_tree { dump_tree(&args) } else { run(args) };
     match result {
         Ok(code) => ExitCode::from(code),
         Err(err) => {
@@ -65,27 +62,38 @@ fn broken_pipe(err: &anyhow::Error) -> bool {
     err.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
-fn run(args: Args, quiet: bool, stats_json: Option<&std::path::Path>) -> anyhow::Result<u8> {
+fn run(args: Args) -> anyhow::Result<u8> {
+    let (quiet, allow_empty) = (args.quiet, args.allow_empty);
+    let stats_json = args.stats_json.clone();
     let config = args.into_config()?;
     // what a test leaves behind is re-parented to hdd, which ends it
     hdd::os::adopt_orphans();
     let stop = Stop::install()?;
     let summary = app::reduce(&config, stop)?;
-    if let Some(path) = stats_json {
+    if let Some(path) = &stats_json {
         let json = serde_json::to_string_pretty(&summary.stats)?;
         std::fs::write(path, json + "\n")
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     print_summary(&config.input, &summary, quiet);
-    Ok(exit_code(&summary))
+    let code = exit_code(&summary, allow_empty);
+    if code == exit::EMPTY {
+        eprintln!(
+            "hdd: error: the result is empty: the test passes on it, so it probably \
+             accepts too much (does it check for the bug itself, not just any failure?); \
+             it is written all the same, and --allow-empty accepts it"
+        );
+    }
+    Ok(code)
 }
 
 /// The exit code of a run that ended: 128 + the signal that stopped it,
-/// else flaky or done.
-fn exit_code(summary: &Summary) -> u8 {
+/// else flaky, an empty result (unless allowed), or done.
+fn exit_code(summary: &Summary, allow_empty: bool) -> u8 {
     match summary.ended {
         Ended::Signal(s) => (128 + s).clamp(0, 255) as u8,
         _ if summary.flaky => exit::FLAKY,
+        _ if summary.trivial && !allow_empty => exit::EMPTY,
         _ => exit::OK,
     }
 }
@@ -112,11 +120,6 @@ fn print_summary(input: &std::path::Path, s: &Summary, quiet: bool) {
     if s.flaky {
         eprintln!(
             "hdd: warning: the test is flaky: it found the result interesting during the run but not when re-checked"
-        );
-    }
-    if s.trivial {
-        eprintln!(
-            "hdd: warning: the result is empty; the test probably accepts too much (does it check for the bug itself?)"
         );
     }
 }

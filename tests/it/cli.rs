@@ -244,12 +244,22 @@ fn dump_tree_shows_kinds_and_what_may_go() {
 }
 
 #[test]
-fn a_result_that_is_empty_gets_a_warning() {
+fn regression_an_empty_result_exits_6_unless_allow_empty() {
+    // a test that passes on anything reduced to an empty file and exited 0
+    // with a warning, which a script calling hdd never saw
     let (dir, input, _) = setup();
     let test = script(&dir.path().join("always.sh"), "exit 0");
-    let out = run(hdd().arg("-t").arg(&test).arg(&input));
+    let result = dir.path().join("bug.reduced.c");
+    let out = run(hdd().arg("-q").arg("-t").arg(&test).arg(&input));
+    assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("the result is empty") && err.contains("accepts too much"), "{err}");
+    assert!(err.contains("--allow-empty"), "{err}");
+    // written all the same
+    assert_eq!(fs::read(&result).expect("result"), b"");
+    let out = run(hdd().arg("-t").arg(&test).arg(&input).arg("--allow-empty"));
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stderr(&out).contains("the result is empty"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("error"), "{}", stderr(&out));
 }
 
 #[test]
