@@ -65,6 +65,8 @@ fn broken_pipe(err: &anyhow::Error) -> bool {
 fn run(args: Args) -> anyhow::Result<u8> {
     let (quiet, allow_empty) = (args.quiet, args.allow_empty);
     let stats_json = args.stats_json.clone();
+    // a stopped run says how to go on from its result, for one file
+    let one_file = (args.files.len() == 1 && !args.file().is_dir()).then(|| args.file().to_owned());
     let config = args.into_config()?;
     // what a test leaves behind is re-parented to hdd, which ends it
     hdd::os::adopt_orphans();
@@ -76,6 +78,16 @@ fn run(args: Args) -> anyhow::Result<u8> {
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     print_summary(&config.input, &summary, quiet);
+    if !quiet {
+        let go_on = one_file.as_deref().and_then(|input| {
+            let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+            app::continue_command(&argv, input, &summary.output)
+        });
+        print_stop(&summary, go_on.as_deref());
+        if one_file.is_some() {
+            print_result(&summary.output);
+        }
+    }
     let code = exit_code(&summary, allow_empty);
     if code == exit::EMPTY {
         eprintln!(
@@ -124,6 +136,38 @@ fn print_summary(input: &std::path::Path, s: &Summary, quiet: bool) {
     }
 }
 
+/// After `--max-time` or a signal: where the run stopped, and the command
+/// that goes on from its result.
+fn print_stop(s: &Summary, go_on: Option<&str>) {
+    if s.ended == Ended::Finished {
+        return;
+    }
+    let at =
+        s.position.as_deref().map_or("before the first pass".to_string(), |p| format!("in {p}"));
+    match go_on {
+        Some(command) => eprintln!("hdd: stopped {at}; to go on: {command}"),
+        None => eprintln!("hdd: stopped {at}"),
+    }
+}
+
+/// The result, under the summary, when it is short.
+fn print_result(path: &std::path::Path) {
+    let Ok(text) = std::fs::read(path) else { return };
+    let text = String::from_utf8_lossy(&text);
+    let lines = text.lines().count();
+    if text.trim().is_empty() || lines > RESULT_LINES {
+        return;
+    }
+    eprintln!("hdd: the result ({lines} line{}):", if lines == 1 { "" } else { "s" });
+    eprint!("{text}");
+    if !text.ends_with('\n') {
+        eprintln!();
+    }
+}
+
+/// The longest result printed under the summary.
+const RESULT_LINES: usize = 20;
+
 /// The tests of a run: their total, made of parts that add up to it
 /// (when there is more than one), then the tests cancelled on top and
 /// the candidates answered without a test.
@@ -142,7 +186,8 @@ fn tests_line(s: &Summary) -> String {
     }
     line += "; ";
     if st.cancelled > 0 {
-        line += &format!("{} more cancelled by speculation, ", st.cancelled);
+        // stopped on a guess that went the other way, or by the end of the run
+        line += &format!("{} more cancelled, ", st.cancelled);
     }
     line + &format!(
         "{} cache hit{}, {} skipped by the syntax guard",
@@ -160,6 +205,9 @@ fn change(from: u64, to: u64) -> String {
     }
     if to == 0 {
         return "-100%".to_string();
+    }
+    if to == from {
+        return "unchanged".to_string();
     }
     let removed = (from - to) as f64 * 100.0 / from as f64;
     // under 1% left: two decimals (-99.99%)
@@ -187,7 +235,7 @@ mod tests {
         assert_eq!(change(10_000_000, 1), "-99.99%");
         assert_eq!(change(200, 1), "-99.50%");
         assert_eq!(change(1000, 999), "-0.1%");
-        assert_eq!(change(1000, 1000), "-0.0%");
+        assert_eq!(change(1000, 1000), "unchanged");
         assert_eq!(change(128, 88), "-31.2%");
         assert_eq!(change(128, 0), "-100%");
     }

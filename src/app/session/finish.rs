@@ -92,6 +92,7 @@ impl Finish<'_> {
         };
         // --in-place: a file the user changed meanwhile keeps their change
         self.output.verify(&best, &absent)?;
+        let position = (stats.passes > 0).then(|| stats.position());
         stats.started_at(self.began);
         stats.original_bytes = self.input_len as u64 - self.separators;
         stats.final_bytes = best.len() as u64 - self.separators;
@@ -102,6 +103,7 @@ impl Finish<'_> {
             flaky,
             output: self.output.path().to_path_buf(),
             trivial: is_trivial(&best),
+            position,
         })
     }
 

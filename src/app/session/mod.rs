@@ -49,6 +49,7 @@ mod original;
 mod sink;
 
 pub use dump::dump_tree;
+pub(crate) use original::shell_quote;
 
 use finish::{ended_by, Finish, PlanEnd};
 use host::{ForecastViews, PlanHost, FORECAST_MAX_INPUT};
@@ -77,6 +78,9 @@ pub struct Summary {
     pub output: PathBuf,
     /// The result is empty or only whitespace.
     pub trivial: bool,
+    /// Where the run was when it ended (`hdd level 4/17`); none before
+    /// its first pass.
+    pub position: Option<String>,
 }
 
 /// Runs one reduction.
