@@ -49,7 +49,6 @@ mod original;
 mod sink;
 
 pub use dump::dump_tree;
-pub(crate) use original::shell_quote;
 
 use finish::{ended_by, Finish, PlanEnd};
 use host::{ForecastViews, PlanHost, FORECAST_MAX_INPUT};

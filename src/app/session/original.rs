@@ -182,7 +182,7 @@ fn printed(out: &[u8]) -> String {
 }
 
 /// Quotes a string for a POSIX shell when it needs it.
-pub(crate) fn shell_quote(s: &str) -> String {
+fn shell_quote(s: &str) -> String {
     if s.bytes().all(|c| c.is_ascii_alphanumeric() || b"/._-+=:,@".contains(&c)) {
         s.to_string()
     } else {
