@@ -25,10 +25,7 @@ fn main() -> ExitCode {
             }
         };
     }
-    let quiet = args.quiet;
-    let stats_json = args.stats_json.clone();
-    let result =
-        if args.dump_tree { dump_tree(&args) } else { run(args, quiet, stats_json.as_deref()) };
+    let result = if args.dump_tree { dump_tree(&args) } else { run(args) };
     match result {
         Ok(code) => ExitCode::from(code),
         Err(err) => {
@@ -79,27 +76,50 @@ fn broken_pipe(err: &anyhow::Error) -> bool {
     err.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
-fn run(args: Args, quiet: bool, stats_json: Option<&std::path::Path>) -> anyhow::Result<u8> {
+fn run(args: Args) -> anyhow::Result<u8> {
+    let (quiet, allow_empty) = (args.quiet, args.allow_empty);
+    let stats_json = args.stats_json.clone();
+    // a stopped run says how to go on from its result, for one file
+    let one_file = (args.files.len() == 1 && !args.file().is_dir()).then(|| args.file().to_owned());
     let config = args.into_config()?;
     // what a test leaves behind is re-parented to hdd, which ends it
     hdd::os::adopt_orphans();
     let stop = Stop::install()?;
     let summary = app::reduce(&config, stop)?;
-    if let Some(path) = stats_json {
+    if let Some(path) = &stats_json {
         let json = serde_json::to_string_pretty(&summary.stats)?;
         std::fs::write(path, json + "\n")
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     print_summary(&config.input, &summary, quiet);
-    Ok(exit_code(&summary))
+    if !quiet {
+        let go_on = one_file.as_deref().and_then(|input| {
+            let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+            app::continue_command(&argv, input, &summary.output)
+        });
+        print_stop(&summary, go_on.as_deref());
+        if one_file.is_some() {
+            print_result(&summary.output);
+        }
+    }
+    let code = exit_code(&summary, allow_empty);
+    if code == exit::EMPTY {
+        eprintln!(
+            "hdd: error: the result is empty: the test passes on it, so it probably \
+             accepts too much (does it check for the bug itself, not just any failure?); \
+             it is written all the same, and --allow-empty accepts it"
+        );
+    }
+    Ok(code)
 }
 
 /// The exit code of a run that ended: 128 + the signal that stopped it,
-/// else flaky or done.
-fn exit_code(summary: &Summary) -> u8 {
+/// else flaky, an empty result (unless allowed), or done.
+fn exit_code(summary: &Summary, allow_empty: bool) -> u8 {
     match summary.ended {
         Ended::Signal(s) => (128 + s).clamp(0, 255) as u8,
         _ if summary.flaky => exit::FLAKY,
+        _ if summary.trivial && !allow_empty => exit::EMPTY,
         _ => exit::OK,
     }
 }
@@ -107,36 +127,20 @@ fn exit_code(summary: &Summary) -> u8 {
 fn print_summary(input: &std::path::Path, s: &Summary, quiet: bool) {
     let st = &s.stats;
     if !quiet {
-        let pct = if st.original_bytes > 0 {
-            100.0 - st.final_bytes as f64 * 100.0 / st.original_bytes as f64
-        } else {
-            0.0
-        };
         let how = match s.ended {
             Ended::Finished => "reduced",
             Ended::TimeUp => "reduced (stopped by --max-time)",
             Ended::Signal(_) => "reduced (interrupted)",
         };
-        // `tests` counts the tests that ran to the end: those settled and
-        // those speculation did not need; the ones it cancelled come on top
-        let speculation = if st.jobs > 1 {
-            format!(
-                "{} useful, {} not needed, {} more cancelled by speculation; ",
-                st.useful_tests, st.wasted, st.cancelled
-            )
-        } else {
-            String::new()
-        };
         eprintln!(
-            "hdd: {how} {} from {} to {} bytes (-{pct:.1}%) with {} tests ({speculation}{} cache hits, {} skipped by the syntax guard) in {}",
+            "hdd: {how} {} from {} to {} bytes ({}) in {}",
             input.display(),
             st.original_bytes,
             st.final_bytes,
-            st.tests,
-            st.cache_hits,
-            st.guard_skips,
+            change(st.original_bytes, st.final_bytes),
             format_duration(st.wall_time),
         );
+        eprintln!("hdd: {}", tests_line(s));
         eprintln!("hdd: result in {}", s.output.display());
     }
     if s.flaky {
@@ -144,11 +148,86 @@ fn print_summary(input: &std::path::Path, s: &Summary, quiet: bool) {
             "hdd: warning: the test is flaky: it found the result interesting during the run but not when re-checked"
         );
     }
-    if s.trivial {
-        eprintln!(
-            "hdd: warning: the result is empty; the test probably accepts too much (does it check for the bug itself?)"
-        );
+}
+
+/// After `--max-time` or a signal: where the run stopped, and the command
+/// that goes on from its result.
+fn print_stop(s: &Summary, go_on: Option<&str>) {
+    if s.ended == Ended::Finished {
+        return;
     }
+    let at =
+        s.position.as_deref().map_or("before the first pass".to_string(), |p| format!("in {p}"));
+    match go_on {
+        Some(command) => eprintln!("hdd: stopped {at}; to go on: {command}"),
+        None => eprintln!("hdd: stopped {at}"),
+    }
+}
+
+/// The result, under the summary, when it is short.
+fn print_result(path: &std::path::Path) {
+    let Ok(text) = std::fs::read(path) else { return };
+    let text = String::from_utf8_lossy(&text);
+    let lines = text.lines().count();
+    if text.trim().is_empty() || lines > RESULT_LINES {
+        return;
+    }
+    eprintln!("hdd: the result ({lines} line{}):", if lines == 1 { "" } else { "s" });
+    eprint!("{text}");
+    if !text.ends_with('\n') {
+        eprintln!();
+    }
+}
+
+/// The longest result printed under the summary.
+const RESULT_LINES: usize = 20;
+
+/// The tests of a run: their total, made of parts that add up to it
+/// (when there is more than one), then the tests cancelled on top and
+/// the candidates answered without a test.
+fn tests_line(s: &Summary) -> String {
+    let st = &s.stats;
+    let plural = |n: u64| if n == 1 { "" } else { "s" };
+    let mut line = format!("{} test{}", st.tests, plural(st.tests));
+    let parts: Vec<String> = st
+        .test_parts()
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, name)| format!("{n} {name}"))
+        .collect();
+    if parts.len() > 1 {
+        line += &format!(" ({})", parts.join(" + "));
+    }
+    line += "; ";
+    if st.cancelled > 0 {
+        // stopped on a guess that went the other way, or by the end of the run
+        line += &format!("{} more cancelled, ", st.cancelled);
+    }
+    line + &format!(
+        "{} cache hit{}, {} skipped by the syntax guard",
+        st.cache_hits,
+        plural(st.cache_hits),
+        st.guard_skips
+    )
+}
+
+/// The change from `from` to `to` bytes as a percentage, cut rather than
+/// rounded: a result that is not empty never shows as `-100.0%`.
+fn change(from: u64, to: u64) -> String {
+    if to > from {
+        return format!("+{:.1}%", (to - from) as f64 * 100.0 / from.max(1) as f64);
+    }
+    if to == 0 {
+        return "-100%".to_string();
+    }
+    if to == from {
+        return "unchanged".to_string();
+    }
+    let removed = (from - to) as f64 * 100.0 / from as f64;
+    // under 1% left: two decimals (-99.99%)
+    let decimals = if to * 100 < from { 2 } else { 1 };
+    let scale = 10f64.powi(decimals as i32);
+    format!("-{:.*}%", decimals, (removed * scale).floor() / scale)
 }
 
 fn format_duration(d: std::time::Duration) -> String {
@@ -157,5 +236,21 @@ fn format_duration(d: std::time::Duration) -> String {
         format!("{s:.1}s")
     } else {
         format!("{}m{:02}s", (s / 60.0) as u64, (s % 60.0) as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_is_cut_never_rounded_to_all() {
+        assert_eq!(change(334692, 29), "-99.99%");
+        assert_eq!(change(10_000_000, 1), "-99.99%");
+        assert_eq!(change(200, 1), "-99.50%");
+        assert_eq!(change(1000, 999), "-0.1%");
+        assert_eq!(change(1000, 1000), "unchanged");
+        assert_eq!(change(128, 88), "-31.2%");
+        assert_eq!(change(128, 0), "-100%");
     }
 }

@@ -25,6 +25,9 @@ pub mod exit {
     /// With `--in-place`, the file changed during the run, not by hdd: it is
     /// left as it is and the best result is in a file beside it.
     pub const CHANGED: u8 = 5;
+    /// The result is empty (or only whitespace) and `--allow-empty` was not
+    /// given: it is written, but the test probably accepts too much.
+    pub const EMPTY: u8 = 6;
     /// Stopped by SIGINT (Ctrl-C); the best result so far is written.
     /// SIGTERM and SIGHUP give 128 + their number (143, 129) the same way.
     pub const INTERRUPTED: u8 = 130;

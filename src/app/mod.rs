@@ -5,7 +5,8 @@
 //! - [`session`]: one reduction from start to end, the plan's host.
 //! - [`set`]: a set of files (a directory, or several files) reduced jointly.
 //! - [`output`]: saving results without ever losing the user's data.
-//! - [`progress`]: the live line on stderr.
+//! - [`progress`]: the live line on stderr; [`resume`]: the command that
+//!   goes on from a stopped run's result.
 //! - [`error`]: the documented exit codes and the error that carries one.
 //!
 //! Only `main` (the binary) picks the exit code, from what these return.
@@ -15,6 +16,7 @@ pub(crate) mod config;
 pub(crate) mod error;
 pub(crate) mod output;
 pub(crate) mod progress;
+pub(crate) mod resume;
 pub(crate) mod session;
 pub(crate) mod set;
 pub(crate) mod values;
@@ -22,4 +24,5 @@ pub(crate) mod values;
 pub use cli::{completions, man_page, parse, Args};
 pub use config::Config;
 pub use error::{code_of, exit, Fatal};
+pub use resume::continue_command;
 pub use session::{dump_tree, reduce, Ended, Summary};

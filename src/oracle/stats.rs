@@ -48,6 +48,11 @@ pub struct Stats {
     /// test latency after the plan. Its run is counted in `tests`, as are
     /// those of re-checks ahead on a text the plan did not end on (wasted).
     pub recheck_ahead: bool,
+    /// Runs of the final re-check ahead on the very text the plan ended
+    /// on (0 or 1): in `tests`, neither useful nor wasted. (A re-check
+    /// made after the plan, like the check of the original, is not in
+    /// `tests`.)
+    pub rechecks: u64,
     /// Candidates guessed to be interesting (what `-j` speculates on).
     pub expected_interesting: u64,
     /// Candidates that did not turn out as guessed (each sends the
@@ -102,6 +107,9 @@ pub struct Stats {
     phase: Option<Phase>,
     #[serde(skip)]
     level: Option<usize>,
+    /// The number of HDD levels of the current pass's tree, when known.
+    #[serde(skip)]
+    levels: Option<usize>,
 }
 
 fn secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -120,6 +128,7 @@ impl Stats {
             ahead_used: 0,
             cancelled: 0,
             recheck_ahead: false,
+            rechecks: 0,
             expected_interesting: 0,
             mispredicted: 0,
             guessed_again: 0,
@@ -142,6 +151,7 @@ impl Stats {
             started: Instant::now(),
             phase: None,
             level: None,
+            levels: None,
         }
     }
 
@@ -149,6 +159,7 @@ impl Stats {
     pub fn start_pass(&mut self, phase: Phase) {
         self.phase = Some(phase);
         self.level = None;
+        self.levels = None;
         self.passes += 1;
     }
 
@@ -156,7 +167,26 @@ impl Stats {
         self.level = level;
     }
 
-    /// The label of the current phase and level.
+    /// The number of HDD levels of the current pass's tree (its depth in
+    /// units), for [`Stats::position`].
+    pub(crate) fn set_levels(&mut self, levels: Option<usize>) {
+        self.levels = levels;
+    }
+
+    /// Where the run is, for the progress line: the pass, and its HDD
+    /// level counted from 1, out of the levels when known (`hdd level
+    /// 4/17`).
+    pub(crate) fn position(&self) -> String {
+        let phase = self.phase.map_or("", Phase::name);
+        match (self.level, self.levels) {
+            (Some(l), Some(n)) => format!("{phase} level {}/{}", (l + 1).min(n), n),
+            (Some(l), None) => format!("{phase} level {}", l + 1),
+            (None, _) => phase.to_string(),
+        }
+    }
+
+    /// The label of the current phase and level (from 0, as the trace and
+    /// `--stats-json` count them).
     pub fn phase_label(&self) -> String {
         let phase = self.phase.map_or("", Phase::name);
         match self.level {
@@ -205,6 +235,20 @@ impl Stats {
         let busy = self.test_time.div_f64(self.jobs.max(1) as f64);
         self.overhead_time = self.wall_time.saturating_sub(busy);
         self.peak_memory_kb = peak_memory_kb().unwrap_or(0);
+    }
+
+    /// What `tests` is made of, each part with its name, for the summary;
+    /// they add up to `tests`: the settled candidates' tests, those
+    /// speculation did not need, the final re-check run ahead, and a
+    /// set's tests without its emptied files.
+    pub fn test_parts(&self) -> [(u64, &'static str); 4] {
+        let files = self.phases.get(Phase::Files.name()).map_or(0, |p| p.tests);
+        [
+            (self.useful_tests, "useful"),
+            (self.wasted, "not needed"),
+            (self.rechecks, "re-check run ahead"),
+            (files, "to leave out emptied files"),
+        ]
     }
 
     /// Tests per second so far.

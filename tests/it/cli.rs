@@ -244,12 +244,22 @@ fn dump_tree_shows_kinds_and_what_may_go() {
 }
 
 #[test]
-fn a_result_that_is_empty_gets_a_warning() {
+fn regression_an_empty_result_exits_6_unless_allow_empty() {
+    // a test that passes on anything reduced to an empty file and exited 0
+    // with a warning, which a script calling hdd never saw
     let (dir, input, _) = setup();
     let test = script(&dir.path().join("always.sh"), "exit 0");
-    let out = run(hdd().arg("-t").arg(&test).arg(&input));
+    let result = dir.path().join("bug.reduced.c");
+    let out = run(hdd().arg("-q").arg("-t").arg(&test).arg(&input));
+    assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("the result is empty") && err.contains("accepts too much"), "{err}");
+    assert!(err.contains("--allow-empty"), "{err}");
+    // written all the same
+    assert_eq!(fs::read(&result).expect("result"), b"");
+    let out = run(hdd().arg("-t").arg(&test).arg(&input).arg("--allow-empty"));
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stderr(&out).contains("the result is empty"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("error"), "{}", stderr(&out));
 }
 
 #[test]
@@ -488,4 +498,130 @@ fn the_help_lists_every_exit_code() {
         let n = line.rsplit('=').next().expect("value").trim().trim_end_matches(';');
         assert!(help.contains(&format!(" {n} ")), "-h lacks exit code {n}: {help}");
     }
+}
+
+/// The summary's line of tests: its total and its named parts.
+fn tests_of(err: &str) -> (u64, Vec<(u64, String)>) {
+    let digits =
+        |l: &&str| l.strip_prefix("hdd: ").is_some_and(|l| l.starts_with(char::is_numeric));
+    let line = err.lines().find(digits).expect(err);
+    let line = line.strip_prefix("hdd: ").expect(err);
+    let (head, _) = line.split_once(';').expect(line);
+    let total = head.split(' ').next().and_then(|n| n.parse().ok()).expect(line);
+    let parts = match head.split_once(" (") {
+        None => vec![(total, "useful".to_string())],
+        Some((_, parts)) => parts
+            .trim_end_matches(')')
+            .split(" + ")
+            .map(|p| {
+                let (n, name) = p.split_once(' ').expect(p);
+                (n.parse().expect(p), name.to_string())
+            })
+            .collect(),
+    };
+    (total, parts)
+}
+
+#[test]
+fn regression_the_summary_tests_add_up_with_j() {
+    // with -j, the tests were "31 (25 useful, 5 not needed, ...)": the
+    // final re-check run ahead, and a set's tests without its emptied
+    // files, were in the total but in no part
+    let (dir, input, test) = setup();
+    let header = dir.path().join("set/x.h");
+    fs::create_dir_all(header.parent().expect("parent")).expect("mkdir");
+    fs::write(&header, "int unused_decl;\n").expect("header");
+    fs::copy(&input, dir.path().join("set/bug.c")).expect("copy");
+    let set_test = script(&dir.path().join("set.sh"), "grep -q needle bug.c");
+    for (jobs, input, test) in
+        [("1", &input, &test), ("3", &input, &test), ("2", &dir.path().join("set"), &set_test)]
+    {
+        let stats = dir.path().join("stats.json");
+        let out = run(hdd()
+            .args(["-j", jobs, "-t"])
+            .arg(test)
+            .arg(input)
+            .arg("--stats-json")
+            .arg(&stats));
+        assert!(out.status.success(), "{}", stderr(&out));
+        let err = stderr(&out);
+        let (total, parts) = tests_of(&err);
+        assert_eq!(parts.iter().map(|p| p.0).sum::<u64>(), total, "-j {jobs}: {err}");
+        let json: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&stats).expect("stats")).expect("json");
+        let figure = |key: &str| json[key].as_u64().expect(key);
+        assert_eq!(figure("tests"), total, "-j {jobs}: {err}");
+        let files = json["phases"]["files"]["tests"].as_u64().unwrap_or(0);
+        let sum = figure("useful_tests") + figure("wasted") + figure("rechecks") + files;
+        assert_eq!(sum, total, "-j {jobs}: {json}");
+        if input.is_dir() {
+            assert!(parts.iter().any(|p| p.1 == "to leave out emptied files"), "{err}");
+        }
+    }
+}
+
+#[test]
+fn regression_a_tiny_result_is_not_reduced_by_100_percent() {
+    // 7 bytes left of about 60 KB were "(-100.0%)"
+    let dir = scratch();
+    let input = dir.path().join("big.txt");
+    let mut text: String = (0..6000).map(|i| format!("line {i}\n")).collect();
+    text.insert_str(text.len() / 2, "needle\n");
+    fs::write(&input, &text).expect("write");
+    let test = script(&dir.path().join("t.sh"), "grep -q needle \"$1\"");
+    let out = run(hdd().arg("-t").arg(&test).arg(&input));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains(" to 7 bytes (-99.98%)"), "{err}");
+}
+
+/// A run of `test` on `bug.c` in `dir`, as a user types it there, stopped
+/// by `--max-time`: its stderr, and the command it says goes on.
+fn stopped_run(dir: &std::path::Path, extra: &[&str]) -> (String, String) {
+    let out = run(hdd()
+        .current_dir(dir)
+        .args(["-j1", "--max-time", "1500ms", "-t", "./t.sh", "bug.c"])
+        .args(extra));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    // (in the HDD pass, at a level once a candidate is answered)
+    let line = err.lines().find(|l| l.starts_with("hdd: stopped in hdd")).expect(&err);
+    let command = line.split_once("; to go on: ").expect(line).1.to_string();
+    (err, command)
+}
+
+#[test]
+fn regression_a_stopped_run_says_where_and_how_to_go_on() {
+    // after --max-time, nothing said where the run stopped or how to go
+    // on from its result (as the test expects its file name)
+    let (dir, input, _) = setup();
+    let body = "sleep 0.5\n[ \"$(basename \"$1\")\" = bug.c ] && grep -q needle \"$1\"";
+    script(&dir.path().join("t.sh"), body);
+    let hdd_path = env!("CARGO_BIN_EXE_hdd");
+    // the result beside the input has another name: --name gives the input's
+    let (_, command) = stopped_run(dir.path(), &[]);
+    assert_eq!(
+        command,
+        format!("{hdd_path} -j1 --max-time 1500ms -t ./t.sh --name bug.c bug.reduced.c")
+    );
+    let out = run(std::process::Command::new("sh").arg("-c").arg(&command).current_dir(dir.path()));
+    assert!(out.status.success(), "{command}: {}", stderr(&out));
+    // one of the same name: the command runs, and reduces further
+    fs::create_dir(dir.path().join("out")).expect("mkdir");
+    let (err, command) = stopped_run(dir.path(), &["-o", "out/bug.c"]);
+    assert_eq!(command, format!("{hdd_path} -j1 --max-time 1500ms -t ./t.sh out/bug.c"));
+    // a short result is printed under the summary
+    let result = fs::read_to_string(dir.path().join("out/bug.c")).expect("result");
+    assert!(
+        err.contains(&format!(
+            "line{}):\n{result}",
+            if result.lines().count() == 1 { "" } else { "s" }
+        )),
+        "{err}"
+    );
+    let out = run(std::process::Command::new("sh").arg("-c").arg(&command).current_dir(dir.path()));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let further = fs::read_to_string(dir.path().join("out/bug.reduced.c")).expect("result");
+    assert!(further.contains("needle") && further.len() <= result.len(), "{further}");
+    assert_eq!(fs::read_to_string(&input).expect("input"), C_INPUT);
 }

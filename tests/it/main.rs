@@ -20,6 +20,8 @@
 //! - `fuzz`: structured mutations of every input through every front-end,
 //!   deterministic from a seed, for a bounded time (`HDD_FUZZ_SECS`).
 //! - `memory`: peak memory against input size, at `-j 1` and `-j 8`.
+//! - `progress`: the progress line on a pseudo-terminal of 80 columns: it
+//!   moves while a test runs, and fits.
 //! - `faults`: the fault table: a run killed with `kill -9`, two runs on
 //!   one output, an `--in-place` file edited during the run, `--max-time`
 //!   during a long test; exit codes, and nothing left behind.
@@ -39,6 +41,7 @@ mod languages;
 mod memory;
 mod multi;
 mod parallel;
+mod progress;
 mod reduce;
 mod roundtrip;
 // the generator of the unit tests, so that both draw from one

@@ -39,6 +39,7 @@ use checks::{check_launcher, check_work_dir, formatter, resolve_test};
 #[command(name = "hdd", version = env!("HDD_VERSION"), max_term_width = 100)]
 #[command(after_help = "Exit codes: 0 done, 1 unexpected error, 2 bad usage or input, \
 3 the original is not interesting, 4 flaky test, 5 --in-place file changed during the run, \
+6 the result is empty (see --allow-empty), \
 130 interrupted (143 SIGTERM, 129 SIGHUP; the best result so far is kept).")]
 pub struct Args {
     /// The file to reduce; or a directory, or several files, to reduce
@@ -107,6 +108,12 @@ pub struct Args {
     /// FILE.orig (DIR.orig).
     #[arg(long, conflicts_with = "output", help_heading = "Input and output")]
     pub in_place: bool,
+
+    /// Accept an empty result (exit 0): without it, a result that is empty
+    /// (or only whitespace) is written but exits with code 6, as the test
+    /// then probably accepts too much.
+    #[arg(long, help_heading = "Input and output")]
+    pub allow_empty: bool,
 
     /// The reduction algorithm.
     #[arg(long, value_enum, default_value_t = AlgorithmArg::HddPlus, help_heading = "Algorithm")]

@@ -92,6 +92,7 @@ impl Finish<'_> {
         };
         // --in-place: a file the user changed meanwhile keeps their change
         self.output.verify(&best, &absent)?;
+        let position = (stats.passes > 0).then(|| stats.position());
         stats.started_at(self.began);
         stats.original_bytes = self.input_len as u64 - self.separators;
         stats.final_bytes = best.len() as u64 - self.separators;
@@ -102,6 +103,7 @@ impl Finish<'_> {
             flaky,
             output: self.output.path().to_path_buf(),
             trivial: is_trivial(&best),
+            position,
         })
     }
 
@@ -115,6 +117,7 @@ impl Finish<'_> {
     /// the test is flaky. A signal during the re-check stops the run like
     /// any other (`ended` says so).
     fn recheck(&self, best: &[u8], absent: &[bool], ended: &mut Ended) -> Result<bool> {
+        self.progress.doing("checking the result again");
         Ok(match self.runner.run_without(best, absent, &Cancel::default())?.outcome {
             Outcome::Interesting => false,
             Outcome::Cancelled => {

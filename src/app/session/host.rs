@@ -12,7 +12,7 @@
 //! but none by the formatter, which is a process to run.
 
 use std::collections::VecDeque;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use crate::app::progress::Progress;
@@ -20,7 +20,7 @@ use crate::language::Frontend;
 use crate::oracle::{Evaluator, Forecaster};
 use crate::os::stop::Stop;
 use crate::reduce::ahead::{self, Forecast, ForecastRequest, TestHistory, Views};
-use crate::reduce::{rename, Host, Oracle, Phase, Plan, View};
+use crate::reduce::{rename, Host, Oracle, Phase, Plan, Units, View};
 use crate::syntax::{chars, layout, TextKey, Tree};
 
 /// The plan's [`Host`]: parses of the current best, and the evaluator.
@@ -40,6 +40,10 @@ pub(super) struct PlanHost<'a> {
     /// For a formatter's failure, which is worth a line but not the run.
     pub(super) progress: &'a Progress,
     pub(super) ev: Evaluator<'a>,
+    /// The last view handed out, and its number of HDD levels (its depth
+    /// in units), for the progress line's `level 4/17`: a pass's search
+    /// runs on the last view asked for before its oracle.
+    pub(super) levels: Option<(Weak<Tree>, usize)>,
 }
 
 impl<'a> PlanHost<'a> {
@@ -103,11 +107,22 @@ impl Host for PlanHost<'_> {
         }
         let tree = self.make_view(view)?;
         // the parse may have given up on a signal or the deadline
-        (!self.stop.is_set()).then_some(tree)
+        if self.stop.is_set() {
+            return None;
+        }
+        // counted here, before the plan makes its own units of the tree
+        // (not beside them, which would raise the peak memory), and once
+        // per tree: the 1-minimal rounds ask for the same parse many times
+        if !self.levels.as_ref().is_some_and(|(t, _)| Weak::ptr_eq(t, &Arc::downgrade(&tree))) {
+            self.levels = Some((Arc::downgrade(&tree), Units::new(&tree).depth()));
+        }
+        Some(tree)
     }
 
     fn oracle(&mut self, phase: Phase) -> &mut dyn Oracle {
+        let levels = self.levels.as_ref().map(|&(_, n)| n);
         self.ev.stats_mut().start_pass(phase);
+        self.ev.stats_mut().set_levels(levels);
         self.ev.set_guarded(phase.guarded());
         &mut self.ev
     }

@@ -77,6 +77,9 @@ pub struct Summary {
     pub output: PathBuf,
     /// The result is empty or only whitespace.
     pub trivial: bool,
+    /// Where the run was when it ended (`hdd level 4/17`); none before
+    /// its first pass.
+    pub position: Option<String>,
 }
 
 /// Runs one reduction.
@@ -92,7 +95,8 @@ pub fn reduce(config: &Config, stop: Arc<Stop>) -> Result<Summary> {
     match reduce_from(config, &stop, began, config.jobs > 1) {
         Err(e) if e.is::<CheckAlone>() => {
             stop.resume();
-            Progress::new(config.progress, config.quiet).println(
+            // a line, and no progress line left behind it
+            Progress::new(false, config.quiet).println(
                 "hdd: the test did not find the original interesting while other tests ran \
                  beside it (does it time out under load?): checking it again, alone",
             );
@@ -165,6 +169,7 @@ fn reduce_from(config: &Config, stop: &Arc<Stop>, began: Instant, beside: bool) 
         format: config.format.as_deref().map(|c| (c, config.timeout)),
         progress: &progress,
         ev: Evaluator::new(&runner, settings, tree, &mut sink),
+        levels: None,
     };
     if config.jobs > 1 && input.len() <= FORECAST_MAX_INPUT {
         // free workers test the next pass's first candidates ahead
@@ -174,7 +179,6 @@ fn reduce_from(config: &Config, stop: &Arc<Stop>, began: Instant, beside: bool) 
     }
     run_plan(&plan, &mut host, checking);
     let mut ev = host.into_evaluator();
-    progress.clear();
     let reason = ev.stop_reason();
     let plan_end = PlanEnd::of(ev);
     sink.flush_trace()?;
@@ -190,7 +194,10 @@ fn reduce_from(config: &Config, stop: &Arc<Stop>, began: Instant, beside: bool) 
         input_len: input.len(),
         separators,
     };
-    finish.summary(plan_end, ended)
+    // the line stays through the end of the run (a re-check takes a test)
+    let summary = finish.summary(plan_end, ended);
+    progress.clear();
+    summary
 }
 
 /// Runs `plan` on `host`, with one set of workers for every pass (a test

@@ -174,7 +174,10 @@ impl<'a> Evaluator<'a> {
         let mut outcome = None;
         for (key, finished) in std::mem::take(&mut self.rechecks) {
             match (key == best && outcome.is_none(), finished) {
-                (true, Some(interesting)) => outcome = Some(interesting),
+                (true, Some(interesting)) => {
+                    outcome = Some(interesting);
+                    self.stats.rechecks += 1;
+                }
                 (_, Some(_)) => self.stats.wasted += 1,
                 (_, None) => {}
             }
