@@ -464,7 +464,7 @@ mod tests {
         let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(help.contains(&format!("language: {} [default", language::names())), "{help}");
         assert!(
-            help.contains("backward for c, cpp, js, rust; forward for json, xml, text"),
+            help.contains("backward for c, cpp, js, python, rust; forward for json, xml, text"),
             "{help}"
         );
     }

@@ -1,5 +1,5 @@
-//! The generic tree-sitter front-end: C, C++, JavaScript, JSON and Rust are
-//! rows of it.
+//! The generic tree-sitter front-end: C, C++, JavaScript, JSON, Python and
+//! Rust are rows of it.
 //!
 //! What may be deleted comes from the grammar's own `node-types.json`
 //! (`NODE_TYPES` in each grammar crate, read in [`node_types`]): a child
