@@ -115,6 +115,14 @@ pub(crate) struct GrammarData {
     #[serde(default)]
     pub keep: Vec<KeepData>,
 
+    /// Optional children that go with the token right before them, the
+    /// parent's own punctuation: Rust's return type and its `->`, a `let`'s
+    /// type and its `:`, its value and its `=`. `parent` and `field` name
+    /// them. Without it, deleting such a child leaves its token dangling
+    /// (`fn f() -> {`), which the syntax guard refuses, so the child stays.
+    #[serde(default)]
+    pub with_token_before: Vec<FieldData>,
+
     /// Nodes that hoisting may splice: keep their beginning up to the
     /// child in field `head` and take, for the rest, a statement inside the
     /// child in field `tail` (`if (c) ; else B` to `if (c) B`). Without it,
@@ -411,6 +419,16 @@ pub(crate) struct KeepData {
     /// The child's kind, if it is not in a field.
     #[serde(default)]
     pub kind: Option<String>,
+}
+
+/// A child in a field of a parent kind: `[[with_token_before]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FieldData {
+    /// The parent's kind.
+    pub parent: String,
+    /// The child's field name.
+    pub field: String,
 }
 
 /// A node hoisting may splice: `[[splice]]`.

@@ -4,10 +4,11 @@
 //! [`LANGUAGES`] is the registry: one row per language with its name, file
 //! extensions, grammar data (`grammars/<lang>.toml`, format in [`grammar`])
 //! and how to build its front-end. Every front-end compiles its grammar data
-//! with the one compiler in [`tables`]. C, JavaScript and JSON are rows of
-//! the one generic tree-sitter front-end ([`treesitter`]); XML has its own on
-//! quick-xml ([`xml`]); and plain text, lines then tokens ([`text`]), is the
-//! fallback for anything else. A set of files has its own front-end,
+//! with the one compiler in [`tables`]. C, C++, JavaScript, JSON, Python
+//! and Rust are rows of the one generic tree-sitter front-end
+//! ([`treesitter`]); XML has its own on quick-xml ([`xml`]); and plain
+//! text, lines then tokens ([`text`]), is the fallback for anything else. A
+//! set of files has its own front-end,
 //! [`forest`], made of its files' front-ends.
 //!
 //! Invariants: parsing never fails (malformed input gives a tree with error
@@ -171,6 +172,27 @@ pub static LANGUAGES: &[LangInfo] = &[
         grammar: ("grammars/json.toml", include_str!("../../grammars/json.toml")),
         build: |info| {
             treesitter::build(info, tree_sitter_json::LANGUAGE.into(), tree_sitter_json::NODE_TYPES)
+        },
+    },
+    LangInfo {
+        name: "python",
+        // .pyi: type stubs, the same syntax
+        extensions: &["py", "pyi"],
+        grammar: ("grammars/python.toml", include_str!("../../grammars/python.toml")),
+        build: |info| {
+            treesitter::build(
+                info,
+                tree_sitter_python::LANGUAGE.into(),
+                tree_sitter_python::NODE_TYPES,
+            )
+        },
+    },
+    LangInfo {
+        name: "rust",
+        extensions: &["rs"],
+        grammar: ("grammars/rust.toml", include_str!("../../grammars/rust.toml")),
+        build: |info| {
+            treesitter::build(info, tree_sitter_rust::LANGUAGE.into(), tree_sitter_rust::NODE_TYPES)
         },
     },
     LangInfo {

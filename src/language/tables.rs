@@ -80,7 +80,8 @@ pub(crate) struct Tables {
     /// The roles of a child by its parent's kind and its field id: the
     /// place of a declared name (`roles::NAME_PLACE`), the text that may
     /// stand for it (`roles::INLINE`, grammar data `[[declare]] inline`),
-    /// a splice's head and tail (`roles::HEAD`, `roles::TAIL`).
+    /// a splice's head and tail (`roles::HEAD`, `roles::TAIL`), a child
+    /// that goes with the token before it (`roles::WITH_TOKEN_BEFORE`).
     pub child_roles: HashMap<(u16, u16), u8>,
     /// The fields of `inline` entries: in the node that holds a declared
     /// name, the child in one of them is that text too (the `value` of
@@ -161,6 +162,13 @@ impl Tables {
             *child_roles.entry((parent, field)).or_insert(0) |= r;
         };
         compile_splices(data, v, &mut role)?;
+        for w in &data.with_token_before {
+            let ctx = || format!("in with_token_before for {:?}", w.parent);
+            let field = v.field(&w.field).with_context(ctx)?;
+            for p in v.named(&w.parent).with_context(ctx)? {
+                role(p, field, roles::WITH_TOKEN_BEFORE);
+            }
+        }
         compile_bindings(data, v, &mut kinds, &mut role)?;
         if let Some(d) = &data.functions {
             // the `void` text, an entry of no kind: only groups write it

@@ -85,6 +85,9 @@ pub(crate) mod roles {
     /// The return type of a function's definition or declaration (grammar
     /// data `[functions]`).
     pub(crate) const TYPE: u8 = 1 << 5;
+    /// Deleted together with the token right before it, a sibling (grammar
+    /// data `[[with_token_before]]`: Rust's return type and its `->`).
+    pub(crate) const WITH_TOKEN_BEFORE: u8 = 1 << 6;
 }
 
 /// One node of the arena: a kind, a byte span and what may happen to it.

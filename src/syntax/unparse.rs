@@ -9,6 +9,8 @@
 //! Rules, all tested:
 //! - with nothing switched off the output is the input, byte for byte;
 //! - a deleted node takes its leading whitespace with it; a replaced node keeps it;
+//!   a node marked to go with the token before it (Rust's return type and
+//!   its `->`) takes that token and its whitespace too;
 //! - in a separated list, deleting elements also deletes separators so that
 //!   exactly one separator stands between consecutive kept elements and none
 //!   dangles (`[1,2,3]` minus `2` is `[1,3]`, minus `3` is `[1,2]`); when the
@@ -26,7 +28,7 @@
 //!   (`int a` never becomes `inta`): a space is put between them.
 
 use super::mask::{Mask, Text};
-use super::tree::{continues, flags, Action, NodeId, Tree};
+use super::tree::{continues, flags, roles, Action, NodeId, Tree};
 
 /// A byte range of the original to drop, and what to write instead.
 #[derive(Clone, Copy, Debug)]
@@ -100,7 +102,8 @@ impl Unparser {
             let n = &nodes[id.index()];
             match n.action {
                 Action::Delete => {
-                    self.cuts.push(Cut { start: n.lead, end: n.end, with: With::Nothing })
+                    let start = token_before(tree, id).map_or(n.lead, |t| nodes[t.index()].lead);
+                    self.cuts.push(Cut { start, end: n.end, with: With::Nothing })
                 }
                 Action::Replace(r) => {
                     self.cuts.push(Cut { start: n.start, end: n.end, with: With::Replacement(r) })
@@ -215,6 +218,21 @@ impl Unparser {
             }
         }
     }
+}
+
+/// The token that goes with `id` when it is deleted (`roles::WITH_TOKEN_BEFORE`):
+/// its previous sibling, if that is a token that is never switched off alone.
+fn token_before(tree: &Tree, id: NodeId) -> Option<NodeId> {
+    let nodes = tree.nodes();
+    let n = &nodes[id.index()];
+    if n.role & roles::WITH_TOKEN_BEFORE == 0 || id.0 == 0 {
+        return None;
+    }
+    // in preorder, a leaf sibling right before the node is the node before it
+    let t = NodeId(id.0 - 1);
+    let before = &nodes[t.index()];
+    let token = before.parent == n.parent && before.subtree_end == id.0;
+    (token && before.action == Action::Keep && !before.has(flags::EXTRA)).then_some(t)
 }
 
 fn has_element_after(tree: &Tree, list: NodeId, sep: NodeId) -> bool {

@@ -83,6 +83,8 @@ fn malformed_and_odd_inputs_round_trip() {
         ("c", "int main( { return 0;\n"),
         ("c", "#define X(a, b) a ## b\n#if X\nint x = ;\n#endif\n"),
         ("js", "function f( { return a?.b ?? c; }\n`unterminated"),
+        ("python", "def f(a,:\n    if x:\n  return\n\tpass\nclass C:\n"),
+        ("rust", "fn f( -> u8 { let x: = ; }\nimpl S {\n    fn g(&self) -> { 'a' }\n"),
         ("xml", "<a><b></a></c><d x='1' y=2 z>text &undefined; <![CDATA[ x ]]>"),
         (
             "xml",

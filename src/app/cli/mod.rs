@@ -168,8 +168,8 @@ pub struct Args {
 
     /// Run the language's formatter on the result as one more candidate,
     /// kept if the test still passes: clang-format for C and C++, prettier
-    /// for JavaScript (grammars/<lang>.toml, `format`); it must be on the
-    /// PATH.
+    /// for JavaScript, rustfmt for Rust (grammars/<lang>.toml, `format`); it
+    /// must be on the PATH.
     #[arg(long, help_heading = "Algorithm")]
     pub format: bool,
 
@@ -556,6 +556,9 @@ mod tests {
         let help = command().render_help().to_string();
         let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(help.contains(&format!("language: {} [default", language::names())), "{help}");
-        assert!(help.contains("backward for c, cpp, js; forward for json, xml, text"), "{help}");
+        assert!(
+            help.contains("backward for c, cpp, js, python, rust; forward for json, xml, text"),
+            "{help}"
+        );
     }
 }

@@ -1,4 +1,5 @@
-//! The generic tree-sitter front-end: C, JavaScript and JSON are rows of it.
+//! The generic tree-sitter front-end: C, C++, JavaScript, JSON, Python and
+//! Rust are rows of it.
 //!
 //! What may be deleted comes from the grammar's own `node-types.json`
 //! (`NODE_TYPES` in each grammar crate, read in [`node_types`]): a child
@@ -440,6 +441,36 @@ mod tests {
         let mut out = Vec::new();
         Unparser::new().unparse(tree, &mask, &mut out);
         String::from_utf8(out).expect("utf-8")
+    }
+
+    #[test]
+    fn a_child_with_its_token_before_goes_with_it() {
+        // grammar data `[[with_token_before]]`: Rust's `-> u8`, `: u8`, `= 1`
+        let tree = parse("rust", "fn f() -> u8 { let x: u8 = 1; x }\n");
+        // the child of a node of kind `parent` whose text is `text`
+        let child = |parent: &str, text: &str| {
+            let nodes = tree.nodes();
+            let p = nodes.iter().position(|n| tree.kind_name(n.kind) == parent).expect("parent");
+            let c = tree.children(NodeId(p as u32)).find(|&c| tree.text(c) == text.as_bytes());
+            c.expect("a child with the text")
+        };
+        let cases: &[(&[(&str, &str)], &str)] = &[
+            (&[("function_item", "u8")], "fn f() { let x: u8 = 1; x }\n"),
+            (&[("let_declaration", "u8")], "fn f() -> u8 { let x = 1; x }\n"),
+            (&[("let_declaration", "1")], "fn f() -> u8 { let x: u8; x }\n"),
+            (&[("let_declaration", "u8"), ("let_declaration", "1")], "fn f() -> u8 { let x; x }\n"),
+        ];
+        for &(off, want) in cases {
+            let mut mask = Mask::new(tree.len());
+            for &(parent, text) in off {
+                let c = child(parent, text);
+                assert_eq!(tree.node(c).action, Action::Delete, "{parent} {text}");
+                mask.set_off(c);
+            }
+            let mut out = Vec::new();
+            Unparser::new().unparse(&tree, &mask, &mut out);
+            assert_eq!(String::from_utf8(out).expect("utf-8"), want, "without {off:?}");
+        }
     }
 
     const MACRO: &str = "#define M(x) \\\n  int a; \\\n  a = x; \\\n  f(a);\nint y;\n";
