@@ -79,3 +79,35 @@ fn regression_a_daemon_that_clears_its_environment_does_not_outlive_the_run() {
     }
     assert!(alive.is_empty(), "left running after the run: {alive:?}");
 }
+
+#[test]
+fn regression_a_deeply_nested_input_ends_by_max_time() {
+    let dir = scratch();
+    let depth = 100_000;
+    let input = dir.path().join("deep.json");
+    let text = format!("{}\"MARKER\"{}", "[".repeat(depth), "]".repeat(depth));
+    fs::write(&input, text).expect("write");
+    let test = script(&dir.path().join("t.sh"), "grep -q MARKER \"$1\"");
+    let began = Instant::now();
+    let mut child = hdd()
+        .arg("-t")
+        .arg(&test)
+        .arg(&input)
+        .args(["--max-time", "10s", "-j2", "-q"])
+        .spawn()
+        .expect("spawn");
+    let mut status = None;
+    while status.is_none() && began.elapsed() < Duration::from_secs(120) {
+        status = child.try_wait().expect("wait");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    if status.is_none() {
+        let _ = child.kill();
+    }
+    let _ = child.wait();
+    assert!(status.is_some_and(|s| s.success()), "still running after 120 s: {status:?}");
+    // the limit, and a little for the final re-check and the write
+    assert!(began.elapsed() < Duration::from_secs(20), "ended after {:?}", began.elapsed());
+    let result = fs::read_to_string(dir.path().join("deep.reduced.json")).expect("result");
+    assert!(result.contains("MARKER"), "{}", &result[..result.len().min(80)]);
+}

@@ -42,6 +42,10 @@ pub(super) const EARLY_TARGETS: usize = 2;
 /// of its targets until one is interesting.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Hoisting {
+    /// The place of the node being tried among the hoistable nodes, or at
+    /// a `level`, among that level's ([`Units::hoistable_at`]): a deep
+    /// input has as many levels as nodes, and a walk over every hoistable
+    /// node at each level would cost their square.
     node: usize,
     target: usize,
     /// Hoists not to try.
@@ -81,7 +85,11 @@ impl Search for Hoisting {
 
     fn propose(&mut self, units: &Units, mask: &Mask) -> Option<Proposal> {
         loop {
-            let (node, targets) = offered(units, self.node, self.level)?;
+            let i = match self.level {
+                Some(l) => *units.hoistable_at(l).get(self.node)? as usize,
+                None => self.node,
+            };
+            let (node, targets) = offered(units, i, self.level)?;
             let done = self.target >= targets.len()
                 || self.level.is_some_and(|l| {
                     units.level_of(node) != Some(l) || targets.len() > EARLY_TARGETS

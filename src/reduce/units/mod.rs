@@ -42,6 +42,9 @@ pub struct Units {
     subtree_end: Vec<u32>,
     /// Hoistable nodes in preorder, each with its targets in `targets`.
     hoistable: Vec<Hoistable>,
+    /// The indices into `hoistable` of each HDD level's hoistable nodes
+    /// (by [`Units::level_of`]), in preorder.
+    hoistable_by_level: Vec<Vec<u32>>,
     targets: Vec<Target>,
     /// The kind of each node.
     kinds: Vec<u16>,
@@ -102,6 +105,12 @@ impl Units {
             stack.push((n.subtree_end, mark, level));
         }
         let (hoistable, targets) = hoist_targets(tree);
+        let mut hoistable_by_level = vec![Vec::new(); levels.len()];
+        for (i, h) in hoistable.iter().enumerate() {
+            if let Some(at) = hoistable_by_level.get_mut(level_of[h.node.index()] as usize) {
+                at.push(i as u32);
+            }
+        }
         let subtree_end = nodes.iter().map(|n| n.subtree_end).collect();
         let kinds = nodes.iter().map(|n| n.kind).collect();
         Units {
@@ -111,6 +120,7 @@ impl Units {
             unit,
             subtree_end,
             hoistable,
+            hoistable_by_level,
             targets,
             kinds,
             uses: Vec::new(),
@@ -144,6 +154,12 @@ impl Units {
         (first..self.hoistable.len())
             .take_while(move |&i| self.hoistable[i].node.0 < end)
             .filter(move |&i| self.level_of(self.hoistable[i].node) == level)
+    }
+
+    /// The hoistable nodes (by index, in preorder) whose nearest unit at
+    /// or above is at HDD level `level`.
+    pub fn hoistable_at(&self, level: usize) -> &[u32] {
+        self.hoistable_by_level.get(level).map_or(&[], Vec::as_slice)
     }
 
     /// Number of hoistable nodes.
@@ -188,6 +204,18 @@ impl Units {
     /// Whether a node is still in the candidate: neither it nor a unit above
     /// it is off, and no hoist dropped it.
     pub fn is_present(&self, id: NodeId, mask: &Mask) -> bool {
+        // the hoists and swaps first: a hoist near the root of a deep input
+        // drops a whole chain of levels, which the walk up would cross for
+        // each of its units
+        let dropped = mask.hoists().iter().any(|h| {
+            h.node != id
+                && self.contains(h.node, id)
+                && !(h.to.first.0 <= id.0 && id.0 < self.subtree_end[h.to.last.index()])
+                && h.to.head.is_none_or(|head| id.0 >= self.subtree_end[head.index()])
+        }) || mask.swaps().iter().any(|s| s.node != id && self.contains(s.node, id));
+        if dropped {
+            return false;
+        }
         let mut at = id.0;
         while at != NONE {
             if mask.is_off(NodeId(at)) {
@@ -195,12 +223,7 @@ impl Units {
             }
             at = self.up[at as usize];
         }
-        !mask.hoists().iter().any(|h| {
-            h.node != id
-                && self.contains(h.node, id)
-                && !(h.to.first.0 <= id.0 && id.0 < self.subtree_end[h.to.last.index()])
-                && h.to.head.is_none_or(|head| id.0 >= self.subtree_end[head.index()])
-        }) && !mask.swaps().iter().any(|s| s.node != id && self.contains(s.node, id))
+        true
     }
 
     /// The units of `level` still present under `mask`, in `order`.
