@@ -625,3 +625,25 @@ fn regression_a_stopped_run_says_where_and_how_to_go_on() {
     assert!(further.contains("needle") && further.len() <= result.len(), "{further}");
     assert_eq!(fs::read_to_string(&input).expect("input"), C_INPUT);
 }
+
+#[test]
+fn a_file_read_in_the_wrong_language_gets_a_warning_and_no_corpus_input_does() {
+    let (dir, input, _) = setup();
+    let refuse = script(&dir.path().join("no.sh"), "exit 1");
+    let says = |lang: &str, file: &std::path::Path| {
+        let out = run(hdd().arg("-t").arg(&refuse).arg(file).args(["--lang", lang, "-j2"]));
+        assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+        stderr(&out).contains("is --lang right?")
+    };
+    // a real C file read as JSON
+    assert!(says("json", &crate::root().join("corpora/c/bzip2-conversion/bzip2.c")));
+    // nor one whose extension says plain text, which has no syntax errors
+    let c = fs::read(crate::root().join("corpora/c/bzip2-conversion/bzip2.c")).expect("read");
+    fs::write(dir.path().join("bzip2.txt"), c).expect("write");
+    assert!(!says("json", &dir.path().join("bzip2.txt")));
+    assert!(!says("c", &input));
+    // malformed inputs in their own language are no such case
+    for case in crate::Case::all().iter().filter(|c| !c.is_dir()) {
+        assert!(!says(&case.lang, &case.input_path()), "{}", case.name);
+    }
+}

@@ -39,6 +39,7 @@ use crate::oracle::stats::Stats;
 use crate::oracle::{Evaluator, Settings};
 use crate::os::stop::Stop;
 use crate::reduce::{Order, Plan};
+use crate::syntax::Tree;
 
 mod destination;
 mod dump;
@@ -148,6 +149,9 @@ fn reduce_from(config: &Config, stop: &Arc<Stop>, began: Instant, beside: bool) 
         }
     };
     let tree = Arc::new(frontend.parse(Arc::from(input.as_slice())));
+    if let Some(warning) = wrong_language(config, &tree) {
+        progress.println(&warning);
+    }
     // the guard parses the text once more: not for a run whose time ran
     // out while the input was parsed, which will test nothing
     let guard = (config.syntax_guard && !stop.is_set())
@@ -238,6 +242,30 @@ fn clearance<'c>(gate: WriteGate<'c>, stop: &Stop) -> Result<Clearance<'c>> {
             true => anyhow::Error::new(CheckAlone),
             false => e,
         }
+    })
+}
+
+/// A warning when `--lang` names another language than the file's
+/// extension and the file reads as far more broken in it: a file read in
+/// the wrong language (`--lang json` on C) has syntax errors everywhere,
+/// and the syntax guard then protects nothing. (A malformed file in its
+/// own language may have many too: only the comparison tells.)
+fn wrong_language(config: &Config, tree: &Tree) -> Option<String> {
+    let errors = tree.error_count();
+    let by_extension = crate::language::by_path(&config.input)?;
+    // plain text has no syntax errors to compare with
+    let same = by_extension.name == config.lang.name || by_extension.name == "text";
+    if config.set.is_some() || errors < 10 || same {
+        return None;
+    }
+    let other = by_extension.frontend().ok()?.syntax_errors(tree.src());
+    (other * 10 <= errors).then(|| {
+        format!(
+            "hdd: warning: {} has {errors} syntax errors as {} but {other} as {}: is --lang right?",
+            config.input.display(),
+            config.lang.name,
+            by_extension.name
+        )
     })
 }
 
