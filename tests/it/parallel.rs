@@ -2,7 +2,8 @@
 //! many tests run, never which candidate wins. Also when speculation moves
 //! to the other branch while a test runs (a test that fails fast and passes
 //! slowly), with `--batch` (the same result for every `-j`, and on C at
-//! most twice the tests of the default mode), and when the next pass's
+//! most twice the tests of the default mode; without it, rounds as wide as
+//! `-j`'s band), and when the next pass's
 //! candidates are tested ahead while a pass ends.
 
 use std::fs;
@@ -92,6 +93,31 @@ fn batches_give_the_same_result_for_every_jobs() {
     }
 }
 
+/// Without `--batch`, the width of the rounds follows `-j` in bands: one
+/// change at a time below 8 workers, rounds of 16 from 8 and of 64 from
+/// 32, so a result is that of `-j 1` with the band's `--batch`; and
+/// `--batch 0` keeps many workers to one change at a time.
+#[test]
+fn many_workers_alone_test_in_rounds_of_their_band() {
+    let case = Case::load("xml/svg-htop-gradient-href");
+    let (eight, _) = reduce_case(&case, "8");
+    let (sixteen, _) = reduce_case_with(&case, "1", &["--batch", "16"]);
+    assert!(
+        eight == sixteen,
+        "-j8 gave {:?}, -j1 --batch 16 gave {:?}",
+        String::from_utf8_lossy(&eight),
+        String::from_utf8_lossy(&sixteen)
+    );
+    let (wide, _) = reduce_case(&case, "32");
+    let (sixty_four, _) = reduce_case_with(&case, "1", &["--batch", "64"]);
+    assert!(wide == sixty_four, "-j32 and -j1 --batch 64 differ");
+    let (one, _) = reduce_case(&case, "1");
+    let (unbatched, _) = reduce_case_with(&case, "8", &["--batch", "0"]);
+    assert!(one == unbatched, "-j8 --batch 0 and -j1 differ");
+    // the bands differ somewhere, or the test could not tell them apart
+    assert!(one != sixteen || sixteen != sixty_four, "every band gave the same result");
+}
+
 /// `--batch` on C whose declarations are used further down the file, with
 /// gcc as the test: a block of them that fails alone goes with the code
 /// that uses it, so the rounds cost at most twice the tests of the default
@@ -116,7 +142,7 @@ fn tests_ahead_of_a_pass_are_used_and_change_nothing() {
     let body = format!("sleep 0.1\nexec '{}' \"$@\"", case.test().display());
     let slow = script(&work.path().join("slow.sh"), &body);
     let (one, _) = reduce_with_test(&case, &case.test(), "1", &[]);
-    let (eight, stats) = reduce_with_test(&case, &slow, "8", &[]);
+    let (eight, stats) = reduce_with_test(&case, &slow, "8", &["--batch", "0"]);
     assert!(
         one == eight,
         "-j1 gave {:?}, -j8 gave {:?}",

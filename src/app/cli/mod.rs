@@ -147,8 +147,9 @@ pub struct Args {
     /// into N blocks, so that many workers test at once (0: one change at a
     /// time). The result is the same for every -j with the same N. See the
     /// README's "Many workers".
-    #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Algorithm")]
-    pub batch: usize,
+    /// [default: 0 below -j 8, 16 from -j 8, 64 from -j 32]
+    #[arg(long, value_name = "N", help_heading = "Algorithm")]
+    pub batch: Option<usize>,
 
     /// Skip the token pass (deleting lines and words as plain text, still
     /// under the syntax guard) that follows the tree's passes.
@@ -242,6 +243,19 @@ pub enum DdminArg {
 
 /// The most tests hdd runs at once (`--jobs`).
 pub(crate) const MAX_JOBS: usize = 256;
+
+/// `--batch` when the command line does not set it: one change at a time
+/// below 8 workers, where it needs the fewest tests and is the fastest;
+/// rounds from 8 workers on, where waves of tests cost more than tests
+/// (README, "Many workers"). The width depends on bands of `-j`, not on
+/// `-j` itself, so that a result is the same for every `-j` of a band.
+fn batch_for(jobs: usize) -> Option<usize> {
+    match jobs {
+        0..=7 => None,
+        8..=31 => Some(16),
+        _ => Some(64),
+    }
+}
 
 /// The command line, with the help texts that come from the language
 /// registry: the `--lang` names and each language's default `--order`.
@@ -421,7 +435,11 @@ impl Args {
             layout: !self.no_layout,
             format,
             rename: !self.no_rename,
-            batch: (self.batch > 0).then_some(self.batch),
+            batch: match self.batch {
+                Some(0) => None,
+                Some(width) => Some(width),
+                None => batch_for(jobs),
+            },
             max_time: self.max_time,
             progress,
             quiet: self.quiet,
