@@ -75,6 +75,12 @@ pub struct Stats {
     pub improvements: u64,
     /// Passes run (parses of the current best).
     pub passes: u64,
+    /// Rounds of the plan's passes: HDD+ runs them until a round leaves
+    /// the text as it was.
+    pub rounds: u64,
+    /// The useful tests of the last round, the one that found nothing
+    /// more: what the guarantee that hdd on its result changes nothing cost.
+    pub last_round_tests: u64,
     #[serde(serialize_with = "secs")]
     pub wall_time: Duration,
     /// Summed over all tests, so it can exceed the wall time with `-j`.
@@ -110,6 +116,9 @@ pub struct Stats {
     /// The number of HDD levels of the current pass's tree, when known.
     #[serde(skip)]
     levels: Option<usize>,
+    /// `useful_tests` when the current round started.
+    #[serde(skip)]
+    round_start: u64,
 }
 
 fn secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -139,6 +148,8 @@ impl Stats {
             timeouts: 0,
             improvements: 0,
             passes: 0,
+            rounds: 0,
+            last_round_tests: 0,
             wall_time: Duration::ZERO,
             peak_memory_kb: 0,
             test_time: Duration::ZERO,
@@ -152,7 +163,19 @@ impl Stats {
             phase: None,
             level: None,
             levels: None,
+            round_start: 0,
         }
+    }
+
+    /// Starts a round of the plan's passes.
+    pub(crate) fn start_round(&mut self) {
+        self.rounds += 1;
+        self.round_start = self.useful_tests;
+    }
+
+    /// Ends the last round: its tests are what proving the fixpoint cost.
+    pub(crate) fn end_rounds(&mut self) {
+        self.last_round_tests = self.useful_tests - self.round_start;
     }
 
     /// Starts a pass of `phase`.

@@ -19,14 +19,17 @@
 //!   quarter of the text, the tree's passes run again on what is left, and
 //!   the token pass after them (rounds); then the shrinking pass (characters of strings); and
 //!   the layout pass (the whitespace of the result laid out again, in one
-//!   candidate); and last, with `--format`, the language's formatter (one
 //!   candidate).
+//! - With HDD+, all of the above again until a round changes nothing (a
+//!   fixpoint: hdd on its own result finds nothing); and last, with
+//!   `--format`, the language's formatter (one candidate).
 //!
 //! Before each pass the current best is parsed again (by the [`Host`]), so
 //! every pass works on a tree that matches the text (after replacements
 //! and hoists) and that gets smaller as it does. The hoists that failed are
 //! remembered across those parses ([`HoistMemory`]).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::hoist::HoistMemory;
@@ -34,7 +37,7 @@ use super::{
     drive, Batch, Coordinated, Ddmin, GroupMemory, Hdd, HoistBatch, Hoisting, OneMinimal, Oracle,
     Order, Renaming, Seams, Search, Stopped, Units, Whole,
 };
-use crate::syntax::{Mask, Tree};
+use crate::syntax::{Mask, TextKey, Tree};
 
 /// Which algorithm a plan runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,6 +133,12 @@ pub(crate) trait Host {
 
     /// The oracle for the candidates of a new pass of `phase`.
     fn oracle(&mut self, phase: Phase) -> &mut dyn Oracle;
+
+    /// A round of the plan's passes starts (see [`Plan::run`]).
+    fn start_round(&mut self) {}
+
+    /// The last round has ended; what follows (`--format`) is no round's.
+    fn end_rounds(&mut self) {}
 }
 
 /// A validated choice of algorithm and passes.
@@ -164,14 +173,41 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    /// Runs the plan until done or stopped.
+    /// Runs the plan until done or stopped. HDD+ runs its passes in rounds
+    /// until a whole round leaves the text as it was, so that hdd run again
+    /// on its own result finds nothing: what a late pass removes (the token
+    /// pass's lines, a string's characters) can free a node the tree's
+    /// passes could not take before. A pass is skipped while the text is the
+    /// one it last left unchanged, so the last round costs each pass once on
+    /// the result. HDD and HDD* run their passes once.
     pub(crate) fn run(&self, host: &mut dyn Host) -> Result<(), Stopped> {
+        let mut memory = Memory::default();
+        loop {
+            host.start_round();
+            let before = substance(host);
+            self.round(host, &mut memory)?;
+            // a round that only laid the text out again is the last, as one
+            // that changed nothing; and since every other pass removes or
+            // shortens tokens, the rounds end
+            if self.algorithm != Algorithm::HddPlus || substance(host) >= before {
+                break;
+            }
+        }
+        host.end_rounds();
+        if self.format {
+            pass(host, View::Format, Whole::default(), Phase::Format)?;
+        }
+        Ok(())
+    }
+
+    /// One round of the plan's passes on the current best, each skipped
+    /// while the text is the one it last left unchanged.
+    fn round(&self, host: &mut dyn Host, memory: &mut Memory) -> Result<(), Stopped> {
         let (malformed, token_pass) = host
             .view(View::Language)
             .map_or((false, false), |t| (t.error_count() > 0, t.policy().token_pass));
-        let mut memory = Memory::default();
         match self.algorithm {
-            Algorithm::HddPlus => self.hdd_plus(host, &mut memory)?,
+            Algorithm::HddPlus => self.hdd_plus(host, memory)?,
             Algorithm::Hdd | Algorithm::HddStar => {
                 self.hdd_then_hoist(host, &mut memory.hoists)?;
                 if self.rename {
@@ -180,37 +216,9 @@ impl Plan {
             }
         }
         if self.tokens && (malformed || token_pass) {
-            // Lines and words cut across the tree (through the broken
-            // structure of malformed input, or two statements of different
-            // blocks at once), under the syntax guard. What they remove can
-            // free a node no single removal could take before (a branch
-            // whose other half the token pass cut), so when they took a
-            // good part of the text, the tree's passes run again on it, and
-            // the token pass again if those changed it: rounds, as C-Reduce
-            // runs its passes until none changes the text, but only while
-            // they are likely to pay, since a round tests about every unit
-            // once (BENCHMARKS.md, "Rounds").
-            loop {
-                let before = text_len(host);
-                let tokens = self.batched(Hdd::single_pass(Ddmin::Adaptive, self.token_order));
-                pass(host, View::Text, tokens, Phase::Tokens)?;
-                let removed = before.saturating_sub(text_len(host));
-                if removed * ROUND_AFTER_TOKENS < before {
-                    // too little for a round, but what the token pass
-                    // emptied may now go with what names it or with the
-                    // syntax error beside it (an emptied libstdc++
-                    // namespace): the groups whose text changed, once
-                    if removed > 0 && self.algorithm == Algorithm::HddPlus && self.coordinated {
-                        self.coordinated(host, &mut memory.groups, Coordinated::new)?;
-                    }
-                    break;
-                }
-                let before = text_len(host);
-                self.refine(host, &mut memory)?;
-                if text_len(host) >= before {
-                    break;
-                }
-            }
+            once_per_text(host, memory, PassId::Tokens, |host, memory| {
+                self.token_rounds(host, memory)
+            })?;
         }
         if self.algorithm == Algorithm::HddPlus && self.coordinated {
             // locals made global, once nothing else shortens the text: one
@@ -218,29 +226,69 @@ impl Plan {
             // have gone further (the token pass finds its way where a
             // local made global early would block it: see BENCHMARKS.md);
             // then the rounds again on what it freed
-            while self.coordinated(host, &mut memory.groups, Coordinated::globals)? > 0 {
-                self.refine(host, &mut memory)?;
-            }
+            once_per_text(host, memory, PassId::Globals, |host, memory| {
+                while self.coordinated(host, &mut memory.groups, Coordinated::globals)? > 0 {
+                    self.refine(host, memory)?;
+                }
+                Ok(())
+            })?;
         }
         // not for code, whose "malformed" is mostly macros the parser does
         // not expand, and whose test is a compiler that unguarded cuts
         // seldom please (its tests there are spent for nothing)
         if self.tokens && malformed && !token_pass {
-            self.cut_through(host)?;
+            once_per_text(host, memory, PassId::CutThrough, |host, _| self.cut_through(host))?;
         }
         if self.shrink {
             // one pass: a character seldom frees another, and a second
             // pass tests every character kept once more, for nothing
-            let shrink = self.batched(Hdd::single_pass(Ddmin::Adaptive, Order::Forward));
-            pass(host, View::Chars, shrink, Phase::Shrink)?;
+            once_per_text(host, memory, PassId::Shrink, |host, _| {
+                let shrink = self.batched(Hdd::single_pass(Ddmin::Adaptive, Order::Forward));
+                pass(host, View::Chars, shrink, Phase::Shrink)
+            })?;
         }
         if self.layout {
-            pass(host, View::Layout, Whole::default(), Phase::Layout)?;
-        }
-        if self.format {
-            pass(host, View::Format, Whole::default(), Phase::Format)?;
+            once_per_text(host, memory, PassId::Layout, |host, _| {
+                pass(host, View::Layout, Whole::default(), Phase::Layout)
+            })?;
         }
         Ok(())
+    }
+
+    /// The token pass, and the tree's passes again when it took a good
+    /// part of the text.
+    fn token_rounds(&self, host: &mut dyn Host, memory: &mut Memory) -> Result<(), Stopped> {
+        // Lines and words cut across the tree (through the broken
+        // structure of malformed input, or two statements of different
+        // blocks at once), under the syntax guard. What they remove can
+        // free a node no single removal could take before (a branch
+        // whose other half the token pass cut), so when they took a
+        // good part of the text, the tree's passes run again on it, and
+        // the token pass again if those changed it: rounds, as C-Reduce
+        // runs its passes until none changes the text, but only while
+        // they are likely to pay, since a round tests about every unit
+        // once (BENCHMARKS.md, "Rounds").
+        loop {
+            let before = text_len(host);
+            let tokens = self.batched(Hdd::single_pass(Ddmin::Adaptive, self.token_order));
+            pass(host, View::Text, tokens, Phase::Tokens)?;
+            let removed = before.saturating_sub(text_len(host));
+            if removed * ROUND_AFTER_TOKENS < before {
+                // too little for a round, but what the token pass
+                // emptied may now go with what names it or with the
+                // syntax error beside it (an emptied libstdc++
+                // namespace): the groups whose text changed, once
+                if removed > 0 && self.algorithm == Algorithm::HddPlus && self.coordinated {
+                    self.coordinated(host, &mut memory.groups, Coordinated::new)?;
+                }
+                return Ok(());
+            }
+            let before = text_len(host);
+            self.refine(host, memory)?;
+            if text_len(host) >= before {
+                return Ok(());
+            }
+        }
     }
 
     /// The tree's passes again after the token pass changed the text: for
@@ -266,27 +314,35 @@ impl Plan {
         if self.hoist {
             hdd = hdd.hoisting();
         }
-        if let Some(tree) = host.view(View::Language) {
-            drive_on(host, &tree, &self.units(&tree), &mut hdd, Phase::Hdd)?;
-            memory.hoists.remember(&tree, hdd.failed_hoists());
-        }
+        once_per_text(host, memory, PassId::Hdd, |host, memory| {
+            if let Some(tree) = host.view(View::Language) {
+                drive_on(host, &tree, &self.units(&tree), &mut hdd, Phase::Hdd)?;
+                memory.hoists.remember(&tree, hdd.failed_hoists());
+            }
+            Ok(())
+        })?;
         // renaming right after the HDD pass unties a function from its
         // prototype in a header, so that the 1-minimal phase can drop its
         // parameters (on the benchmarks' C cases, a shorter result in fewer
         // tests)
         if self.rename {
-            let before = host.view(View::Language);
-            if pass(host, View::Rename, Renaming::default(), Phase::Rename)? > 0 {
-                if let (Some(before), Some(after)) = (before, host.view(View::Language)) {
-                    memory.hoists.renamed(&before, &after);
+            once_per_text(host, memory, PassId::Rename, |host, memory| {
+                let before = host.view(View::Language);
+                if pass(host, View::Rename, Renaming::default(), Phase::Rename)? > 0 {
+                    if let (Some(before), Some(after)) = (before, host.view(View::Language)) {
+                        memory.hoists.renamed(&before, &after);
+                    }
                 }
-            }
+                Ok(())
+            })?;
         }
         // the names of headers' types made `int`, and the swept tokens
         // gone, before the rounds, not in them: a change of every use, after
         // which the 1-minimal phase would try each unit again
         if self.coordinated {
-            self.coordinated(host, &mut memory.groups, Coordinated::sweeping)?;
+            once_per_text(host, memory, PassId::Sweep, |host, memory| {
+                self.coordinated(host, &mut memory.groups, Coordinated::sweeping)
+            })?;
         }
         self.hdd_plus_rounds(host, memory)
     }
@@ -297,10 +353,21 @@ impl Plan {
     fn hdd_plus_rounds(&self, host: &mut dyn Host, memory: &mut Memory) -> Result<(), Stopped> {
         loop {
             let before = text_len(host);
-            let hoisted = if self.hoist { self.hoist(host, &mut memory.hoists)? } else { 0 };
-            while self.one_minimal(host)? > 0 {}
+            let hoisted = if self.hoist {
+                once_per_text(host, memory, PassId::Hoist, |host, memory| {
+                    self.hoist(host, &mut memory.hoists)
+                })?
+            } else {
+                0
+            };
+            once_per_text(host, memory, PassId::OneMinimal, |host, _| {
+                while self.one_minimal(host)? > 0 {}
+                Ok(())
+            })?;
             let cut = if self.coordinated {
-                self.coordinated(host, &mut memory.groups, Coordinated::new)?
+                once_per_text(host, memory, PassId::Coordinated, |host, memory| {
+                    self.coordinated(host, &mut memory.groups, Coordinated::new)
+                })?
             } else {
                 0
             };
@@ -453,16 +520,67 @@ impl Plan {
 pub(crate) const ROUND_AFTER_TOKENS: usize = 4;
 
 /// What a plan remembers across its passes: the hoists and the groups of
-/// coordinated deletion that failed, by what they delete.
+/// coordinated deletion that failed, by what they delete, and the text
+/// each pass last left unchanged.
 #[derive(Default)]
 struct Memory {
     hoists: HoistMemory,
     groups: GroupMemory,
+    idle: HashMap<PassId, TextKey>,
+}
+
+/// The passes of a round, for [`once_per_text`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum PassId {
+    Hdd,
+    Rename,
+    Sweep,
+    Hoist,
+    OneMinimal,
+    Coordinated,
+    Tokens,
+    Globals,
+    CutThrough,
+    Shrink,
+    Layout,
+}
+
+/// Runs `run`, the pass `id`, unless the current best is the text it last
+/// left unchanged: on the same text it would propose the same candidates
+/// and find nothing again (their outcomes are in the cache, but each
+/// pass's parse and search still cost time).
+fn once_per_text<T: Default>(
+    host: &mut dyn Host,
+    memory: &mut Memory,
+    id: PassId,
+    run: impl FnOnce(&mut dyn Host, &mut Memory) -> Result<T, Stopped>,
+) -> Result<T, Stopped> {
+    let Some(key) = text_key(host) else { return run(host, memory) };
+    if memory.idle.get(&id) == Some(&key) {
+        return Ok(T::default());
+    }
+    let out = run(host, memory)?;
+    if text_key(host) == Some(key) {
+        memory.idle.insert(id, key);
+    }
+    Ok(out)
+}
+
+/// The key of the current best text (`None` when it does not parse).
+fn text_key(host: &mut dyn Host) -> Option<TextKey> {
+    host.view(View::Language).map(|t| TextKey::of(t.src()))
 }
 
 /// The most lines and tokens the token pass without the syntax guard takes
 /// on (see [`Plan::cut_through`]): each may cost a test.
 pub(crate) const CUT_THROUGH_TOKENS: usize = 128;
+
+/// The bytes of the current best text that are not whitespace (0 when it
+/// does not parse): what every pass but the layout pass's makes fewer.
+fn substance(host: &mut dyn Host) -> usize {
+    host.view(View::Language)
+        .map_or(0, |t| t.src().iter().filter(|b| !b.is_ascii_whitespace()).count())
+}
 
 /// The length of the current best text (0 when it does not parse).
 fn text_len(host: &mut dyn Host) -> usize {

@@ -2,7 +2,8 @@
 //! oracles: every result must still be interesting (checked again here, by
 //! the oracle itself), no bigger than its case's `max_bytes`, pass its
 //! case's `result=` checks, and be still shaped like its language (no new
-//! syntax errors, in each file of a directory input). The cases are
+//! syntax errors, in each file of a directory input); and hdd run again on
+//! the result changes nothing. The cases are
 //! whatever `corpora/*/*/case.env` describes; `corpora/README.md` documents
 //! the keys.
 
@@ -106,7 +107,48 @@ fn check(case: &Case) -> Vec<String> {
             problems.push(format!("result={} does not hold:\n{shown}", check.word()));
         }
     }
+    if problems.is_empty() {
+        problems.extend(second_run(case, &result_path, &result, &shown));
+    }
     problems
+}
+
+/// hdd run again on its own result: a run ends at a fixpoint, so the
+/// second changes nothing.
+fn second_run(
+    case: &Case,
+    first: &Path,
+    result: &[(PathBuf, Vec<u8>)],
+    shown: &str,
+) -> Option<String> {
+    let again = first.with_file_name("again");
+    let mut cmd = hdd();
+    cmd.arg("-t").arg(case.test()).arg(first).arg("-o").arg(&again).args(["-j", "2", "-q"]);
+    if !case.is_dir() {
+        cmd.args(["--lang", &case.lang]);
+    }
+    let out = run(&mut cmd);
+    if !out.status.success() {
+        return Some(format!("hdd on its result failed ({}): {}", out.status, stderr(&out)));
+    }
+    let second = contents(&again);
+    // (a file's result is compared by its bytes alone: its name differs)
+    let sorted = |files: &[(PathBuf, Vec<u8>)]| {
+        let mut files = files.to_vec();
+        if !case.is_dir() {
+            files.iter_mut().for_each(|(name, _)| *name = PathBuf::new());
+        }
+        files.sort();
+        files
+    };
+    let same = sorted(&second) == sorted(result);
+    (!same).then(|| {
+        let shown_again: String = second
+            .iter()
+            .map(|(name, b)| format!("--- {}\n{}", name.display(), String::from_utf8_lossy(b)))
+            .collect();
+        format!("hdd on its result changed it:\n{shown}\nbecame\n{shown_again}")
+    })
 }
 
 /// A file's bytes under its name, or every file of a directory under its

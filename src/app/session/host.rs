@@ -126,6 +126,14 @@ impl Host for PlanHost<'_> {
         self.ev.set_guarded(phase.guarded());
         &mut self.ev
     }
+
+    fn start_round(&mut self) {
+        self.ev.stats_mut().start_round();
+    }
+
+    fn end_rounds(&mut self) {
+        self.ev.stats_mut().end_rounds();
+    }
 }
 
 /// A view made from the parse of the text by the input's front-end (not
