@@ -131,6 +131,14 @@ pub(crate) struct GrammarData {
     #[serde(default)]
     pub splice: Vec<SpliceData>,
 
+    /// Chains: a node whose `field` child, through a node of kind `via`,
+    /// is a node of its own kind (C's `else if`), presented to the searches
+    /// as one list of links under the chain's first node, so that a chain
+    /// of any length is one HDD level. Without it, each link is a level or
+    /// two deeper than the one before, and HDD walks them one at a time.
+    #[serde(default)]
+    pub chain: Vec<ChainData>,
+
     /// Nodes that declare a name, for the coordinated deletion pass, which
     /// deletes a declaration together with every use of its name in one
     /// test (a variable and the statements that use it, a parameter and
@@ -429,6 +437,18 @@ pub(crate) struct FieldData {
     pub parent: String,
     /// The child's field name.
     pub field: String,
+}
+
+/// A chain of nodes of one kind: `[[chain]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ChainData {
+    /// The kind of the chain's nodes (`if_statement`).
+    pub kind: String,
+    /// The field that continues the chain (`alternative`).
+    pub field: String,
+    /// The kind of the link between two of them (`else_clause`).
+    pub via: String,
 }
 
 /// A node hoisting may splice: `[[splice]]`.

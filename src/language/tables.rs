@@ -87,6 +87,8 @@ pub(crate) struct Tables {
     /// name, the child in one of them is that text too (the `value` of
     /// C's `int c = 7;`, inside the declaration's declarator).
     pub inline_fields: HashSet<u16>,
+    /// Grammar data `[[chain]]`: (chain kind, field, link kind).
+    pub chains: HashSet<(u16, u16, u16)>,
 }
 
 /// The replacement entries of grammar data `replace` and `group_replace`,
@@ -213,6 +215,7 @@ impl Tables {
             keep,
             child_roles,
             inline_fields,
+            chains: compile_chains(data, v)?,
         })
     }
 
@@ -312,6 +315,21 @@ fn compile_splices(
         }
     }
     Ok(())
+}
+
+/// Grammar data `[[chain]]`: (chain kind, field, link kind) for every kind
+/// the names cover.
+fn compile_chains(data: &GrammarData, v: &dyn Vocabulary) -> Result<HashSet<(u16, u16, u16)>> {
+    let mut chains = HashSet::new();
+    for c in &data.chain {
+        let ctx = || format!("in chain for {:?}", c.kind);
+        let field = v.field(&c.field).with_context(ctx)?;
+        let links = v.named(&c.via).with_context(ctx)?;
+        for kind in v.named(&c.kind).with_context(ctx)? {
+            chains.extend(links.iter().map(|&via| (kind, field, via)));
+        }
+    }
+    Ok(chains)
 }
 
 /// The children grammar data `keep` never switches off: (parent kind,

@@ -10,6 +10,7 @@
 //! anything inside a syntax error node, whose shape the grammar says
 //! nothing about. Nothing here is specific to one language.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
@@ -21,7 +22,7 @@ use super::grammar::{GrammarData, OrderData};
 use super::tables::Tables;
 use super::{whole, Frontend, GuardBase, Interrupt, LangInfo, INTERRUPT_EVERY};
 use crate::syntax::policy::ERROR_KIND;
-use crate::syntax::tree::{flags, roles, Action, Node, Tree, TreeBuilder};
+use crate::syntax::tree::{flags, roles, Action, Node, NodeId, Tree, TreeBuilder};
 
 mod incremental;
 mod node_types;
@@ -29,17 +30,83 @@ mod node_types;
 use incremental::{errors, Base};
 use node_types::{Grammar, Places, Slot};
 
-/// Moves `cursor` to the next node in preorder after the current one's
-/// subtree, closing in `b` the nodes it leaves; true at the end of the tree.
-fn next(cursor: &mut tree_sitter::TreeCursor<'_>, b: &mut TreeBuilder) -> bool {
-    loop {
-        if cursor.goto_next_sibling() {
-            return false;
-        }
-        if !cursor.goto_parent() {
-            return true;
-        }
+/// A walk of a tree-sitter tree into a [`TreeBuilder`]: the nodes it has
+/// open there (each one's kind, field and tree-sitter id), and the links
+/// of chains it closed before the cursor left them.
+#[derive(Default)]
+struct Walk {
+    open: Vec<Opened>,
+    /// The tree-sitter ids of the nodes closed early, innermost last.
+    early: Vec<usize>,
+}
+
+/// A node a [`Walk`] has open in the builder.
+#[derive(Clone, Copy)]
+struct Opened {
+    id: NodeId,
+    kind: u16,
+    field: u16,
+    ts: usize,
+}
+
+impl Walk {
+    fn open(&mut self, b: &mut TreeBuilder, node: Opened, flags: u8, span: (usize, usize)) {
+        let id = b.open(node.kind, flags, span.0, span.1);
+        self.open.push(Opened { id, ..node });
+    }
+
+    fn close(&mut self, b: &mut TreeBuilder) {
         b.close();
+        self.open.pop();
+    }
+
+    /// Moves `cursor` to the next node in preorder after the current one's
+    /// subtree, closing in `b` the nodes it leaves (but those closed
+    /// early); true at the end of the tree.
+    fn next(&mut self, cursor: &mut tree_sitter::TreeCursor<'_>, b: &mut TreeBuilder) -> bool {
+        loop {
+            if cursor.goto_next_sibling() {
+                return false;
+            }
+            if !cursor.goto_parent() {
+                return true;
+            }
+            if self.early.last() == Some(&cursor.node().id()) {
+                self.early.pop();
+                continue;
+            }
+            self.close(b);
+        }
+    }
+
+    /// Before a child in `field` of the innermost open node opens: when
+    /// that node continues a chain (grammar data `[[chain]]`: it is in a
+    /// link in the chain's field of a node of its own kind), it and its
+    /// link end at `end`, the end of its children so far, and the child
+    /// opens under the node before them, beside the link: so every link
+    /// of the chain is a child of its first node, in order.
+    fn unnest(
+        &mut self,
+        b: &mut TreeBuilder,
+        chains: &HashSet<(u16, u16, u16)>,
+        field: u16,
+        end: usize,
+    ) {
+        let [.., head, link, node] = self.open[..] else { return };
+        if node.kind != head.kind
+            || link.field != field
+            || !chains.contains(&(node.kind, field, link.kind))
+        {
+            return;
+        }
+        for id in [node.id, link.id] {
+            b.node_mut(id).end = end as u32;
+            self.close(b);
+        }
+        // a link goes whole: what is left of the node in it has nothing
+        // to stand for it (`else ;` before the next `else` is no C)
+        b.node_mut(node.id).action = Action::Keep;
+        self.early.extend([link.ts, node.ts]);
     }
 }
 
@@ -120,6 +187,7 @@ impl TreeSitterFrontend {
         // the body's span: a node that spans it all goes with the token
         let whole = (r.start_byte() + offset, (r.end_byte() + offset).min(limit));
         let mut cursor = ts.walk();
+        let mut walk = Walk::default();
         loop {
             *built += 1;
             if built.is_multiple_of(INTERRUPT_EVERY) && self.interrupt.is_set() {
@@ -129,13 +197,17 @@ impl TreeSitterFrontend {
             let (start, end) = (node.start_byte() + offset, node.end_byte() + offset);
             if body && start >= limit {
                 // the `;` put after an expression body
-                if next(&mut cursor, b) {
+                if walk.next(&mut cursor, b) {
                     return ControlFlow::Continue(());
                 }
                 continue;
             }
             let end = end.min(limit);
             let field = cursor.field_id().map_or(0, |f| f.get());
+            if field != 0 {
+                let before = node.prev_sibling().map_or(start, |p| p.end_byte() + offset);
+                walk.unnest(b, &self.tables.chains, field, before);
+            }
             let parent = b.current().map(|p| b.node(p).clone());
             let root = body && cursor.depth() == 0;
             let (f, slot, mut action) = if root {
@@ -150,7 +222,9 @@ impl TreeSitterFrontend {
                 action = Action::Keep;
             }
             let kind = if node.is_error() { ERROR_KIND } else { node.kind_id() };
-            let id = b.open(kind, f, start, end);
+            let opened = Opened { id: NodeId(0), kind, field, ts: node.id() };
+            walk.open(b, opened, f, (start, end));
+            let id = b.current().expect("just opened");
             let n = b.node_mut(id);
             n.action = action;
             n.slot = slot;
@@ -171,8 +245,8 @@ impl TreeSitterFrontend {
             if !body && rules.reparse && node.child_count() == 0 {
                 self.body(b, src, start, end, built)?;
             }
-            b.close();
-            if next(&mut cursor, b) {
+            walk.close(b);
+            if walk.next(&mut cursor, b) {
                 return ControlFlow::Continue(());
             }
         }
@@ -441,6 +515,50 @@ mod tests {
         let mut out = Vec::new();
         Unparser::new().unparse(tree, &mask, &mut out);
         String::from_utf8(out).expect("utf-8")
+    }
+
+    #[test]
+    fn an_else_if_chain_is_one_list_of_links_under_its_first_if() {
+        // grammar data `[[chain]]`, in C, C++, JavaScript and Rust
+        let cases = [
+            ("c", "if_statement", "void f(int x) { if (x) a(); else if (x > 1) b(); else if (x > 2) c(); else d(); }\n"),
+            ("cpp", "if_statement", "void f(int x) { if (x) a(); else if (x > 1) b(); else if (x > 2) c(); else d(); }\n"),
+            ("js", "if_statement", "function f(x) { if (x) a(); else if (x > 1) b(); else if (x > 2) c(); else d(); }\n"),
+            ("rust", "if_expression", "fn f(x: u8) { if x == 0 { a() } else if x > 1 { b() } else if x > 2 { c() } else { d() } }\n"),
+        ];
+        for (lang, kind, src) in cases {
+            let tree = parse(lang, src);
+            let nodes = tree.nodes();
+            let head = nodes.iter().position(|n| tree.kind_name(n.kind) == kind).expect("an if");
+            let links: Vec<NodeId> = tree
+                .children(NodeId(head as u32))
+                .filter(|&c| tree.kind_name(tree.node(c).kind) == "else_clause")
+                .collect();
+            let texts: Vec<String> =
+                links.iter().map(|&l| String::from_utf8_lossy(tree.text(l)).into_owned()).collect();
+            assert_eq!(texts.len(), 3, "{lang}: {texts:?}");
+            // each link ends where the next begins
+            let first = &texts[0];
+            assert!(first.starts_with("else if") && first.contains("b()"), "{lang}: {texts:?}");
+            assert!(!first.contains("c()"), "{lang}: {texts:?}");
+            assert!(texts[2].starts_with("else {") || texts[2] == "else d();", "{lang}: {texts:?}");
+            // a middle link goes alone, and the rest of the chain stays
+            let mut mask = Mask::new(tree.len());
+            assert_eq!(tree.node(links[1]).action, Action::Delete, "{lang}");
+            mask.set_off(links[1]);
+            let mut out = Vec::new();
+            Unparser::new().unparse(&tree, &mask, &mut out);
+            let text = String::from_utf8(out).expect("utf-8");
+            assert!(
+                !text.contains("x > 2") && text.contains("x > 1") && text.contains("d()"),
+                "{text}"
+            );
+            assert_eq!(parse(lang, &text).error_count(), 0, "{lang}: {text}");
+            // nothing else moved: with nothing off, the text is the input
+            let mut out = Vec::new();
+            Unparser::new().unparse(&tree, &Mask::new(tree.len()), &mut out);
+            assert_eq!(out, src.as_bytes(), "{lang}");
+        }
     }
 
     #[test]
