@@ -4,6 +4,7 @@
 
 use std::process::ExitCode;
 
+use hdd::app::shown;
 use hdd::app::{self, Args, Ended, Summary};
 use hdd::app::{code_of, exit};
 use hdd::os::Stop;
@@ -89,7 +90,7 @@ fn run(args: Args) -> anyhow::Result<u8> {
     if let Some(path) = &stats_json {
         let json = serde_json::to_string_pretty(&summary.stats)?;
         std::fs::write(path, json + "\n")
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", shown(&path)))?;
     }
     print_summary(&config.input, &summary, quiet);
     if !quiet {
@@ -134,14 +135,14 @@ fn print_summary(input: &std::path::Path, s: &Summary, quiet: bool) {
         };
         eprintln!(
             "hdd: {how} {} from {} to {} bytes ({}) in {}",
-            input.display(),
+            shown(&input),
             st.original_bytes,
             st.final_bytes,
             change(st.original_bytes, st.final_bytes),
             format_duration(st.wall_time),
         );
         eprintln!("hdd: {}", tests_line(s));
-        eprintln!("hdd: result in {}", s.output.display());
+        eprintln!("hdd: result in {}", shown(&s.output));
     }
     if s.flaky {
         eprintln!(

@@ -7,7 +7,8 @@
 //! - [`output`]: saving results without ever losing the user's data.
 //! - [`progress`]: the live line on stderr; [`resume`]: the command that
 //!   goes on from a stopped run's result.
-//! - [`error`]: the documented exit codes and the error that carries one.
+//! - [`error`]: the documented exit codes and the error that carries one;
+//!   [`shown`]: a path as messages show it.
 //!
 //! Only `main` (the binary) picks the exit code, from what these return.
 
@@ -19,6 +20,7 @@ pub(crate) mod progress;
 pub(crate) mod resume;
 pub(crate) mod session;
 pub(crate) mod set;
+pub(crate) mod shown;
 pub(crate) mod values;
 
 pub use cli::{completions, man_page, parse, Args};
@@ -26,3 +28,4 @@ pub use config::Config;
 pub use error::{code_of, exit, Fatal};
 pub use resume::continue_command;
 pub use session::{dump_tree, reduce, Ended, Summary};
+pub use shown::shown;

@@ -24,6 +24,7 @@ use std::sync::Arc;
 use anyhow::Result;
 
 use super::error::Fatal;
+use crate::app::shown::shown;
 use crate::language::{self, LangInfo};
 use crate::oracle::runner::{Layout, SetLayout};
 use crate::os::dir;
@@ -50,7 +51,7 @@ impl FileSet {
     pub fn of_dir(dir: &Path) -> Result<FileSet> {
         let (mut all, mut links) = (Vec::new(), Vec::new());
         walk(dir, dir, &mut all, &mut links)
-            .map_err(|e| Fatal::usage(format!("cannot read {}: {e}", dir.display())))?;
+            .map_err(|e| Fatal::usage(format!("cannot read {}: {e}", shown(&dir))))?;
         all.sort();
         links.sort();
         let (mut files, mut copied) = (Vec::new(), Vec::new());
@@ -65,7 +66,7 @@ impl FileSet {
         if files.is_empty() {
             return Err(Fatal::usage(format!(
                 "{} has no text file: there is nothing to reduce",
-                dir.display()
+                shown(&dir)
             )));
         }
         Ok(FileSet { root: dir.to_path_buf(), files, copied, links, is_dir: true })
@@ -76,14 +77,14 @@ impl FileSet {
         let mut abs = Vec::new();
         for p in paths {
             if !dir::reach(p).is_ok_and(|p| p.is_file()) {
-                return Err(Fatal::usage(format!("cannot read {}: no such file", p.display())));
+                return Err(Fatal::usage(format!("cannot read {}: no such file", shown(&p))));
             }
             let a = dir::absolute(p)
-                .map_err(|e| Fatal::usage(format!("cannot read {}: {e}", p.display())))?;
+                .map_err(|e| Fatal::usage(format!("cannot read {}: {e}", shown(&p))))?;
             if read(&a)?.contains(&0) {
                 return Err(Fatal::usage(format!(
                     "{} looks binary (it contains NUL bytes); hdd reduces text formats",
-                    p.display()
+                    shown(&p)
                 )));
             }
             abs.push(a);
@@ -111,7 +112,7 @@ impl FileSet {
         if texts.iter().all(Vec::is_empty) {
             return Err(Fatal::usage(format!(
                 "the files of {} are empty: there is nothing to reduce",
-                self.root.display()
+                shown(&self.root)
             )));
         }
         Ok(forest::join(&texts))
@@ -194,7 +195,7 @@ fn lang_of(path: &Path) -> &'static LangInfo {
 /// The file `path`, however long its path (a set in a directory deeper
 /// than `PATH_MAX`, or with files that deep below it).
 fn read(path: &Path) -> Result<Vec<u8>> {
-    dir::read(path).map_err(|e| Fatal::usage(format!("cannot read {}: {e}", path.display())))
+    dir::read(path).map_err(|e| Fatal::usage(format!("cannot read {}: {e}", shown(&path))))
 }
 
 /// Every file under `dir` (following no symbolic link to a directory),

@@ -132,3 +132,19 @@ fn a_set_that_is_not_interesting_says_how_to_check_it_by_hand() {
     let out = run(hdd().arg("-t").arg(&test).arg(&input).args(["--lang", "c"]));
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
+
+#[test]
+fn a_file_name_with_a_newline_is_quoted_in_messages() {
+    let work = scratch();
+    let input = work.path().join("proj");
+    fs::create_dir_all(&input).expect("mkdir");
+    fs::write(input.join("main.c"), "int f(void) { return KEEP; }\n").expect("main.c");
+    fs::write(input.join("new\nline.h"), "int nothing;\n").expect("header");
+    let test = script(&work.path().join("t.sh"), "grep -q 'return KEEP' \"$1/main.c\"");
+    let out = run(hdd().arg("-t").arg(&test).arg(&input));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    // one line that names the file as the shell reads it back
+    assert!(err.contains("left out $'new\\nline.h': the test passes without it"), "{err}");
+    assert!(!err.contains("new\nline.h"), "{err}");
+}

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 
 use crate::app::error::Fatal;
+use crate::app::shown::shown;
 use crate::app::values::split_words;
 use crate::language::LangInfo;
 use crate::os;
@@ -55,7 +56,7 @@ fn runnable(program: &str) -> std::result::Result<(), String> {
     match found {
         None if program.contains('/') => Err(format!("{program} does not exist")),
         None => Err(format!("{program} is not on PATH")),
-        Some(p) if !executable(&p) => Err(format!("{} is not executable", p.display())),
+        Some(p) if !executable(&p) => Err(format!("{} is not executable", shown(&p))),
         Some(_) => Ok(()),
     }
 }
@@ -64,7 +65,7 @@ fn runnable(program: &str) -> std::result::Result<(), String> {
 /// (however long: the session directory is reached through a descriptor
 /// when it must, see `os::scratch`).
 pub(super) fn check_work_dir(dir: &Path) -> Result<PathBuf> {
-    let bad = |why: &str| Fatal::usage(format!("--work-dir {}: {why}", dir.display()));
+    let bad = |why: &str| Fatal::usage(format!("--work-dir {}: {why}", shown(&dir)));
     let here = os::dir::reach(dir).map_err(|e| bad(&e.to_string()))?;
     let meta = std::fs::metadata(&*here).map_err(|e| bad(&e.to_string()))?;
     if !meta.is_dir() {
@@ -98,23 +99,23 @@ pub(super) fn resolve_test(test: &Path) -> Result<PathBuf> {
         })
     };
     let Some(path) = found.filter(|p| p.exists()) else {
-        return Err(Fatal::usage(format!("the test {} does not exist", test.display())));
+        return Err(Fatal::usage(format!("the test {} does not exist", shown(&test))));
     };
     let meta = std::fs::metadata(&path)
-        .map_err(|e| Fatal::usage(format!("cannot use the test {}: {e}", path.display())))?;
+        .map_err(|e| Fatal::usage(format!("cannot use the test {}: {e}", shown(&path))))?;
     if !meta.is_file() {
-        return Err(Fatal::usage(format!("the test {} is not a file", path.display())));
+        return Err(Fatal::usage(format!("the test {} is not a file", shown(&path))));
     }
     if meta.permissions().mode() & 0o111 == 0 {
         return Err(Fatal::usage(format!(
             "the test {} is not executable (chmod +x {})",
-            path.display(),
-            path.display()
+            shown(&path),
+            shown(&path)
         )));
     }
     crlf_shebang(&path)?;
     let absolute = std::path::absolute(&path)
-        .map_err(|e| Fatal::usage(format!("cannot resolve the test {}: {e}", path.display())))?;
+        .map_err(|e| Fatal::usage(format!("cannot resolve the test {}: {e}", shown(&path))))?;
     if absolute.as_os_str().len() < libc::PATH_MAX as usize {
         return Ok(absolute);
     }
@@ -132,7 +133,7 @@ fn crlf_shebang(path: &Path) -> Result<()> {
     if first.starts_with(b"#!") && first.ends_with(b"\r") {
         return Err(Fatal::usage(format!(
             "the test {} has CRLF line endings: its #! line names an interpreter ending in a carriage return; convert it with dos2unix or sed -i 's/\\r$//'",
-            path.display()
+            shown(&path)
         )));
     }
     Ok(())
@@ -144,7 +145,7 @@ fn crlf_shebang(path: &Path) -> Result<()> {
 /// whole run (hdd is one run per process).
 fn through_dir_fd(path: &Path) -> Result<PathBuf> {
     let cannot = |e: std::io::Error| {
-        Fatal::usage(format!("cannot reach the test {} by a shorter path: {e}", path.display()))
+        Fatal::usage(format!("cannot reach the test {} by a shorter path: {e}", shown(&path)))
     };
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,

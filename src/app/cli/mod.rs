@@ -18,6 +18,7 @@ use crate::reduce::{Algorithm, Ddmin, Order};
 
 mod checks;
 
+use crate::app::shown::shown;
 use checks::{check_launcher, check_work_dir, formatter, resolve_test};
 
 /// Shrink a file that makes a program misbehave into a tiny file that still
@@ -280,7 +281,7 @@ fn candidate_name(input: &Path, name: Option<&Path>) -> Result<std::ffi::OsStrin
         if !one {
             return Err(Fatal::usage(format!(
                 "--name {}: a file name, without a directory",
-                name.display()
+                shown(&name)
             )));
         }
         return Ok(name.as_os_str().to_os_string());
@@ -368,7 +369,7 @@ impl Args {
             None => language::by_path(self.file()).ok_or_else(|| {
                 Fatal::usage(format!(
                     "cannot tell the language of {} from its extension; pass --lang ({})",
-                    self.file().display(),
+                    shown(&self.file()),
                     language::names()
                 ))
             }),
@@ -470,7 +471,8 @@ impl Args {
 
     /// The one file given, which must be a regular file hdd can read.
     fn one_file(&self) -> Result<PathBuf> {
-        let file = self.file().display();
+        let path = self.file();
+        let file = shown(&path);
         match std::fs::metadata(self.file()) {
             Ok(meta) if meta.is_file() => {}
             Ok(_) => {

@@ -18,6 +18,7 @@ use anyhow::{Context, Result};
 
 use super::names::{dir_of, stem_of};
 use crate::app::error::Fatal;
+use crate::app::shown::shown;
 
 /// A run's hold on its output: no other hdd run writes it meanwhile.
 /// Dropping it removes the lock file.
@@ -38,7 +39,7 @@ impl Claim {
         let mut name = stem_of(path);
         name.push(".hdd-lock");
         let lock = dir_of(path).join(name);
-        let ctx = || format!("cannot lock the output {}", path.display());
+        let ctx = || format!("cannot lock the output {}", shown(&path));
         let file = loop {
             let file = fs::OpenOptions::new()
                 .read(true)
@@ -81,7 +82,7 @@ fn held_by_another(lock: &Path, path: &Path) -> anyhow::Error {
     let who = if pid.is_empty() { String::new() } else { format!(" (pid {pid})") };
     Fatal::usage(format!(
         "another hdd run{who} writes {}; wait for it to end or choose another output",
-        path.display()
+        shown(&path)
     ))
 }
 

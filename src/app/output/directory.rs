@@ -20,6 +20,7 @@ use super::in_place::{backup_path, changed, copy_dir, Stamp};
 use super::names::{dir_of, temp_prefix};
 use super::target::refuse_the_input;
 use crate::app::error::Fatal;
+use crate::app::shown::shown;
 use crate::oracle::runner::make_links;
 use crate::os::dir::{self, Dir};
 
@@ -68,11 +69,11 @@ impl DirOutput {
                 // half a backup would block the next run, and is no backup
                 let _ = std::fs::remove_dir_all(&*dir::reach(&backup)?);
                 return Err(e).with_context(|| {
-                    format!("cannot back up {} to {}", input.display(), backup.display())
+                    format!("cannot back up {} to {}", shown(&input), shown(&backup))
                 });
             }
             let stamp = Stamp::of_dir(&backup)
-                .with_context(|| format!("cannot read the backup {}", backup.display()))?;
+                .with_context(|| format!("cannot read the backup {}", shown(&backup)))?;
             watched = Some((Mutex::new(stamp), default_dir_path(input)));
         } else {
             refuse_the_input(input, path)?;
@@ -80,8 +81,8 @@ impl DirOutput {
                 if o.starts_with(&i) {
                     return Err(Fatal::usage(format!(
                         "the output {} is inside the input {}",
-                        path.display(),
-                        input.display()
+                        shown(&path),
+                        shown(&input)
                     )));
                 }
             }
@@ -142,7 +143,7 @@ impl DirOutput {
     /// directories and the renames use short names (`tempfile` makes a
     /// relative path absolute, which the kernel refuses past `PATH_MAX`).
     fn replace<'a>(&self, files: impl IntoIterator<Item = (&'a Path, &'a [u8])>) -> Result<()> {
-        let ctx = || format!("cannot write the result to {}", self.path.display());
+        let ctx = || format!("cannot write the result to {}", shown(&self.path));
         let name =
             self.path.file_name().map(OsStr::to_os_string).unwrap_or_else(|| "output".into());
         let parent = Dir::open(dir_of(&self.path)).with_context(ctx)?;

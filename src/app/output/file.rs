@@ -18,6 +18,7 @@ use anyhow::{Context, Result};
 use super::in_place::{backup_path, changed, Stamp};
 use super::names::{dir_of, temp_prefix};
 use super::target::refuse_the_input;
+use crate::app::shown::shown;
 use crate::os::dir::{self, Dir};
 
 /// Where results go.
@@ -57,7 +58,7 @@ impl Output {
             let backup = backup_path(input)?;
             let copied = dir::reach(input).and_then(|i| fs::copy(&*i, &*dir::reach(&backup)?));
             copied.with_context(|| {
-                format!("cannot back up {} to {}", input.display(), backup.display())
+                format!("cannot back up {} to {}", shown(&input), shown(&backup))
             })?;
             watched = Some((Mutex::new(Stamp::of(read)), default_path(input)));
         } else {
@@ -104,7 +105,7 @@ impl Output {
 
     /// Replaces the output with `bytes` by a rename.
     fn replace(&self, bytes: &[u8]) -> Result<()> {
-        let ctx = || format!("cannot write the result to {}", self.path.display());
+        let ctx = || format!("cannot write the result to {}", shown(&self.path));
         let name =
             self.path.file_name().map(OsStr::to_os_string).unwrap_or_else(|| "output".into());
         // through a descriptor of the directory: the temp file and the

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 
 use crate::app::error::{exit, Fatal};
+use crate::app::shown::shown;
 use crate::os::dir;
 
 /// What a file holds, enough to tell whether someone else wrote it.
@@ -86,7 +87,7 @@ pub(super) fn backup_path(input: &Path) -> Result<PathBuf> {
     if backup.exists() {
         return Err(Fatal::usage(format!(
             "{} already exists; move it away (--in-place keeps the original there)",
-            backup.display()
+            shown(&backup)
         )));
     }
     Ok(backup)
@@ -141,8 +142,8 @@ pub(super) fn changed(path: &Path, side: &Path) -> anyhow::Error {
         code: exit::CHANGED,
         message: format!(
             "{} changed during the run, not by hdd; hdd left it alone and wrote the best result so far to {}",
-            path.display(),
-            side.display()
+            shown(&path),
+            shown(&side)
         ),
     })
 }

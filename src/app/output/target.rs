@@ -14,6 +14,7 @@ use anyhow::Result;
 
 use super::names::dir_of;
 use crate::app::error::Fatal;
+use crate::app::shown::shown;
 use crate::os::dir;
 
 /// Checks, before anything runs, that hdd may write `path` (`what` names it
@@ -29,26 +30,26 @@ pub(crate) fn check_target(
     in_place: bool,
 ) -> Result<()> {
     use std::os::unix::fs::PermissionsExt;
-    let shown = path.display();
+    let named = shown(&path);
     if same_file(path, test) {
         return Err(Fatal::usage(format!(
-            "{what} {shown} is the test script; choose another path"
+            "{what} {named} is the test script; choose another path"
         )));
     }
     if !in_place && same_file(path, input) {
         return Err(Fatal::usage(format!(
-            "{what} {shown} is the input; use --in-place to overwrite the input (it keeps a .orig copy)"
+            "{what} {named} is the input; use --in-place to overwrite the input (it keeps a .orig copy)"
         )));
     }
     match fs::metadata(path) {
         Ok(meta) if !meta.is_file() => {
             return Err(Fatal::usage(format!(
-                "{what} {shown} exists and is not a regular file; hdd would replace it"
+                "{what} {named} exists and is not a regular file; hdd would replace it"
             )));
         }
         Ok(meta) if meta.permissions().mode() & 0o222 == 0 => {
             return Err(Fatal::usage(format!(
-                "{what} {shown} is write-protected; remove it or choose another path"
+                "{what} {named} is write-protected; remove it or choose another path"
             )));
         }
         _ => {}
@@ -56,14 +57,14 @@ pub(crate) fn check_target(
     let dir = dir_of(path);
     if !dir.is_dir() {
         return Err(Fatal::usage(format!(
-            "cannot write {what} {shown}: no directory {}",
-            dir.display()
+            "cannot write {what} {named}: no directory {}",
+            shown(&dir)
         )));
     }
     if !writable(dir) {
         return Err(Fatal::usage(format!(
-            "cannot write {what} {shown}: the directory {} is not writable",
-            dir.display()
+            "cannot write {what} {named}: the directory {} is not writable",
+            shown(&dir)
         )));
     }
     Ok(())
@@ -82,7 +83,7 @@ pub(super) fn refuse_the_input(input: &Path, path: &Path) -> Result<()> {
     if same_file(input, path) {
         return Err(Fatal::usage(format!(
             "the output {} is the input; use --in-place to overwrite the input (it keeps a .orig copy)",
-            path.display()
+            shown(&path)
         )));
     }
     Ok(())

@@ -19,6 +19,7 @@ use anyhow::Result;
 use super::destination::Destination;
 use super::{Ended, Summary};
 use crate::app::progress::Progress;
+use crate::app::shown::shown;
 use crate::oracle::runner::{Outcome, Runner};
 use crate::oracle::stats::Stats;
 use crate::oracle::{Evaluator, StopReason};
@@ -154,7 +155,7 @@ impl Finish<'_> {
                     if let Destination::Dir(_, set, _) = self.output {
                         self.progress.println(&format!(
                             "hdd: left out {}: the test passes without it",
-                            set.files[i].0.display()
+                            shown(&set.files[i].0)
                         ));
                     }
                 }

@@ -14,6 +14,7 @@ use anyhow::Result;
 
 use crate::app::config::Config;
 use crate::app::error::Fatal;
+use crate::app::shown::shown;
 use crate::language::forest::Forest;
 use crate::language::{self, Frontend, Interrupt};
 use crate::oracle::runner::Layout;
@@ -22,7 +23,7 @@ use crate::os::stop::Stop;
 /// Reads the input, refusing what cannot be reduced.
 pub(super) fn read_input(path: &Path) -> Result<Vec<u8>> {
     let bytes = std::fs::read(path)
-        .map_err(|e| Fatal::usage(format!("cannot read {}: {e}", path.display())))?;
+        .map_err(|e| Fatal::usage(format!("cannot read {}: {e}", shown(&path))))?;
     refuse(path, &bytes)?;
     Ok(bytes)
 }
@@ -30,15 +31,12 @@ pub(super) fn read_input(path: &Path) -> Result<Vec<u8>> {
 /// Refuses an input that cannot be reduced: empty, or binary.
 fn refuse(path: &Path, bytes: &[u8]) -> Result<()> {
     if bytes.is_empty() {
-        return Err(Fatal::usage(format!(
-            "{} is empty: there is nothing to reduce",
-            path.display()
-        )));
+        return Err(Fatal::usage(format!("{} is empty: there is nothing to reduce", shown(&path))));
     }
     if bytes.contains(&0) {
         return Err(Fatal::usage(format!(
             "{} looks binary (it contains NUL bytes); hdd reduces text formats",
-            path.display()
+            shown(&path)
         )));
     }
     Ok(())

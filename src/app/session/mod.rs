@@ -51,6 +51,7 @@ mod sink;
 
 pub use dump::dump_tree;
 
+use crate::app::shown::shown;
 use finish::{ended_by, Finish, PlanEnd};
 use host::{ForecastViews, PlanHost, FORECAST_MAX_INPUT};
 use input::Subject;
@@ -135,7 +136,7 @@ fn reduce_from(config: &Config, stop: &Arc<Stop>, began: Instant, beside: bool) 
     progress.println(&format!(
         "hdd: checking that {} finds {} interesting",
         config.test_line(),
-        config.input.display()
+        shown(&config.input)
     ));
     let check = OriginalCheck { runner: &runner, config, input: &input, stop, deadline, layout };
     // Beside: the first tests run beside the check of the original, a test
@@ -262,7 +263,7 @@ fn wrong_language(config: &Config, tree: &Tree) -> Option<String> {
     (other * 10 <= errors).then(|| {
         format!(
             "hdd: warning: {} has {errors} syntax errors as {} but {other} as {}: is --lang right?",
-            config.input.display(),
+            shown(&config.input),
             config.lang.name,
             by_extension.name
         )

@@ -22,6 +22,7 @@ use super::interrupted;
 use crate::app::config::Config;
 use crate::app::error::Fatal;
 use crate::app::output::{DirOutput, Output};
+use crate::app::shown::shown;
 use crate::app::values::shell_quote;
 use crate::oracle::runner::{Layout, Outcome, Runner};
 use crate::os::stop::{Alarm, Stop};
@@ -134,7 +135,7 @@ fn check_original(runner: &Runner, config: &Config, input: &[u8]) -> Result<()> 
             Outcome::Timeout => format!("timed out after {:?} (see --timeout)", config.timeout),
             o => format!("gave {o}"),
         },
-        config.input.display(),
+        shown(&config.input),
     );
     msg.push_str(&format!("\n  check it by hand: {}", by_hand(config)));
     msg.push_str(&format!("\n  {}", hint(config)));

@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use super::original::WriteGate;
 use crate::app::progress::Progress;
+use crate::app::shown::shown;
 use crate::oracle::stats::Stats;
 use crate::oracle::{Answer, Sink};
 
@@ -72,7 +73,7 @@ pub(super) struct Trace {
 impl Trace {
     pub(super) fn create(path: &Path) -> Result<Trace> {
         let file = File::create(path)
-            .with_context(|| format!("cannot write the --trace file {}", path.display()))?;
+            .with_context(|| format!("cannot write the --trace file {}", shown(&path)))?;
         Ok(Trace { out: BufWriter::new(file), start: Instant::now() })
     }
 }
