@@ -314,6 +314,12 @@ pub(crate) struct LayoutData {
     /// breaks stay.
     #[serde(default)]
     pub flush: Option<String>,
+    /// Kinds whose children are items, as a block's and the file's are
+    /// (C's `preproc_if`): a line break stays after each, and comes between
+    /// two that deletions left on one line. Kinds, unlike the fields above:
+    /// nothing in the text around such a node says it holds items.
+    #[serde(default)]
+    pub items: Vec<String>,
 }
 
 /// One kind of declaration: `[[declare]]`.

@@ -18,11 +18,12 @@
 //!   Lines that start with the `flush` prefix (C's `#`) start at column 0.
 //! - Inside *joined* brackets (`( )`, `[ ]`) line breaks become one space,
 //!   and no space is left after the opening or before the closing bracket.
-//! - Outside joined brackets a line break stays where an item of a block
-//!   or of the file ends (a statement, a declaration: the parse says where,
-//!   so a JavaScript statement that a line break ends stays ended), after a
-//!   block's opening bracket and before its closing one, and around
-//!   comments and `flush` lines. Every other line break is joined: a
+//! - Outside joined brackets a line break stays where an item of a block,
+//!   of the file or of a node of an `items` kind (C's `#ifdef`) ends (a
+//!   statement, a declaration: the parse says where, so a JavaScript
+//!   statement that a line break ends stays ended), after a block's
+//!   opening bracket and before its closing one, and around comments and
+//!   `flush` lines. Every other line break is joined: a
 //!   statement that deletions spread over lines is one line again, and
 //!   `}` and `else`, or `}` and a typedef's name, meet.
 //! - Where deletions or hoists left two items on one line (`g;void a();`,
@@ -135,7 +136,9 @@ struct Token {
 fn tokens(tree: &Tree, rules: &Rules) -> Vec<Token> {
     let nodes = tree.nodes();
     let src = tree.src();
-    // per node: whether its first token opens a block (it holds items)
+    let policy = tree.policy();
+    // per node: whether it holds items, as its first token opens a block
+    // or its kind says so (a preprocessor conditional)
     let mut holds_items = vec![false; nodes.len()];
     let mut first_leaf: Option<usize> = None;
     for i in (0..nodes.len()).rev() {
@@ -143,10 +146,11 @@ fn tokens(tree: &Tree, rules: &Rules) -> Vec<Token> {
         if n.subtree_end == i as u32 + 1 && !n.is_empty() {
             first_leaf = Some(i);
         }
-        holds_items[i] = first_leaf.is_some_and(|l| {
-            let t = &src[nodes[l].start as usize..nodes[l].end as usize];
-            nodes[l].start == n.start && matches!(rules.opened_by(t), Some(Open::Block(_)))
-        });
+        holds_items[i] = policy.kind(n.kind).items
+            || first_leaf.is_some_and(|l| {
+                let t = &src[nodes[l].start as usize..nodes[l].end as usize];
+                nodes[l].start == n.start && matches!(rules.opened_by(t), Some(Open::Block(_)))
+            });
     }
     // the root holds the file's items
     let holds = |parent: u32| {
@@ -154,7 +158,6 @@ fn tokens(tree: &Tree, rules: &Rules) -> Vec<Token> {
             || nodes[parent as usize].parent == NO_PARENT
             || holds_items[parent as usize]
     };
-    let policy = tree.policy();
     let mut out: Vec<Token> = Vec::new();
     for (i, n) in nodes.iter().enumerate() {
         let leaf = n.subtree_end == i as u32 + 1;
@@ -483,6 +486,15 @@ mod tests {
         let cpp = "class A {\npublic:\n  int a;\n  private\n  :\n};\n";
         let want = "class A {\n  public:\n  int a;\n  private :\n};\n";
         assert_eq!(laid_out("cpp", cpp), want);
+    }
+
+    #[test]
+    fn what_a_preprocessor_conditional_guards_stays_on_lines_of_their_own() {
+        let src = "#ifdef X\nint a() {\n  return 0;\n}\nint c(int x) {\n  return x;\n}\nint d;\nint e;\n#endif\nint f(void) {\n#if 1\n  int y;\n  y = 1;\n#else\n  int y; y = 2;\n#endif\n  return y;\n}\n";
+        let want = "#ifdef X\nint a() {\n  return 0;\n}\nint c(int x) {\n  return x;\n}\nint d;\nint e;\n#endif\nint f(void) {\n#if 1\n  int y;\n  y = 1;\n#else\n  int y;\n  y = 2;\n#endif\n  return y;\n}\n";
+        assert_eq!(laid_out("c", src), want);
+        let cpp = "struct A {\n#if X\n  int a; int b;\n#endif\n};\n";
+        assert_eq!(laid_out("cpp", cpp), "struct A {\n#if X\n  int a;\n  int b;\n#endif\n};\n");
     }
 
     #[test]

@@ -44,6 +44,9 @@ pub struct KindPolicy {
     /// Its nodes go with the token right after them (`public` and its
     /// `:`; grammar data `with_next_token`).
     pub with_next_token: bool,
+    /// Its children are items, as a block's are: the layout pass keeps
+    /// each on a line of its own (grammar data `[layout] items`).
+    pub items: bool,
     /// Its part in the functions' rewrites (grammar data `[functions]`).
     pub function: FnPart,
     /// Its part in making a local variable global (grammar data
