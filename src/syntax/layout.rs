@@ -37,6 +37,10 @@
 //!   start of the text and before a `tight` token (`,`, `;`); the text ends
 //!   with one line break if it ended with any.
 //!
+//! A closing bracket also closes the brackets that a syntax error left
+//! open inside it (`f(x; }`): an unclosed `(` would join every line after
+//! it.
+//!
 //! Whitespace next to anything that is not a token of the tree (the inside
 //! of a string or a comment is one token) is left as it is, as is the line
 //! break after a `\` that continues a line. Two tokens that were apart are
@@ -205,6 +209,13 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token], operators_glue: bool) ->
     for (k, t) in tokens.iter().enumerate() {
         let from = prev.map_or(0, |p| p.end);
         let old = &src[from..t.start];
+        // brackets that a syntax error left open inside the one `t` closes
+        // (`f(x; }`) end with it: a `(` never closed would otherwise join
+        // the rest of the text into its line
+        if let Some(at) = walk.stack.iter().rposition(|&o| walk.text(t) == rules.closer(o)) {
+            walk.stack.truncate(at + 1);
+            walk.lines.truncate(at + 1);
+        }
         // the innermost open bracket that `t` closes does not count for
         // `t`'s own line
         let closes = walk.stack.last().is_some_and(|&o| walk.text(t) == rules.closer(o));
@@ -364,6 +375,11 @@ fn blocks_over_lines(rules: &Rules, src: &[u8], tokens: &[Token]) -> Vec<bool> {
     let mut open: Vec<(usize, Open)> = Vec::new();
     for (k, t) in tokens.iter().enumerate() {
         let text = &src[t.start..t.end];
+        // as in `lay_out`, what a syntax error left open inside the bracket
+        // `t` closes ends with it
+        if let Some(at) = open.iter().rposition(|&(_, kind)| text == rules.closer(kind)) {
+            open.truncate(at + 1);
+        }
         if let Some(&(o, kind)) = open.last() {
             if text == rules.closer(kind) {
                 open.pop();
@@ -495,6 +511,15 @@ mod tests {
         assert_eq!(laid_out("c", src), want);
         let cpp = "struct A {\n#if X\n  int a; int b;\n#endif\n};\n";
         assert_eq!(laid_out("cpp", cpp), "struct A {\n#if X\n  int a;\n  int b;\n#endif\n};\n");
+    }
+
+    #[test]
+    fn a_bracket_a_syntax_error_left_open_ends_with_the_block_around_it() {
+        // `(` never closed: the function's `}` still ends its line, and the
+        // next function starts a line of its own
+        let src = "int f(int x) {\n    return (\n        x\n        ;\n}\nint h(int x) {\n    return g(x\n    ;\n}\n";
+        let want = "int f(int x) {\n  return (x;\n}\nint h(int x) {\n  return g(x;\n}\n";
+        assert_eq!(laid_out("c", src), want);
     }
 
     #[test]
