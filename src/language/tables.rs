@@ -150,6 +150,7 @@ impl Tables {
         set("reparse", &data.reparse, &|k| k.reparse = true)?;
         set("merge", &data.merge, &|k| k.merge = true)?;
         set("with_next_token", &data.with_next_token, &|k| k.with_next_token = true)?;
+        set("kept_ends", &data.kept_ends, &|k| k.kept_end = true)?;
         if let Some(layout) = &data.layout {
             set("layout items", &layout.items, &|k| k.items = true)?;
         }
