@@ -37,6 +37,9 @@
 //!   start of the text and before a `tight` token (`,`, `;`); the text ends
 //!   with one line break if it ended with any.
 //!
+//! In a set of files (a forest), each file is laid out as a file: its
+//! root holds its items, and it starts with no bracket open.
+//!
 //! A closing bracket also closes the brackets that a syntax error left
 //! open inside it (`f(x; }`): an unclosed `(` would join every line after
 //! it.
@@ -48,6 +51,7 @@
 
 use std::collections::HashMap;
 
+use super::forest;
 use super::policy::{Pair, Rules};
 use super::tree::{flags, Action, FlatUnit, Tree, NO_PARENT};
 use super::unparse::would_glue;
@@ -156,11 +160,18 @@ fn tokens(tree: &Tree, rules: &Rules) -> Vec<Token> {
                 nodes[l].start == n.start && matches!(rules.opened_by(t), Some(Open::Block(_)))
             });
     }
-    // the root holds the file's items
+    // the root holds the file's items; in a set of files, each file and
+    // its own root too
+    let depth = forest::file_root_depth(tree);
     let holds = |parent: u32| {
-        parent == NO_PARENT
-            || nodes[parent as usize].parent == NO_PARENT
-            || holds_items[parent as usize]
+        let mut up = parent;
+        for _ in 0..=depth {
+            if up == NO_PARENT {
+                return true;
+            }
+            up = nodes[up as usize].parent;
+        }
+        up == NO_PARENT || holds_items[parent as usize]
     };
     let mut out: Vec<Token> = Vec::new();
     for (i, n) in nodes.iter().enumerate() {
@@ -209,6 +220,12 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token], operators_glue: bool) ->
     for (k, t) in tokens.iter().enumerate() {
         let from = prev.map_or(0, |p| p.end);
         let old = &src[from..t.start];
+        // a file of a set starts with nothing open
+        let next_file = old.contains(&forest::SEPARATOR);
+        if next_file {
+            walk.stack.clear();
+            walk.lines.clear();
+        }
         // brackets that a syntax error left open inside the one `t` closes
         // (`f(x; }`) end with it: a `(` never closed would otherwise join
         // the rest of the text into its line
@@ -233,6 +250,7 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token], operators_glue: bool) ->
             gaps.push(Gap { start, end: t.start, text: new });
         }
         if old.contains(&b'\n')
+            || next_file
             || prev.is_none()
             || prev.is_some_and(|p| walk.text(&p).ends_with(b"\n"))
         {
@@ -375,8 +393,13 @@ fn blocks_over_lines(rules: &Rules, src: &[u8], tokens: &[Token]) -> Vec<bool> {
     let mut open: Vec<(usize, Open)> = Vec::new();
     for (k, t) in tokens.iter().enumerate() {
         let text = &src[t.start..t.end];
-        // as in `lay_out`, what a syntax error left open inside the bracket
-        // `t` closes ends with it
+        // as in `lay_out`, a file of a set starts with nothing open, and
+        // what a syntax error left open inside the bracket `t` closes ends
+        // with it
+        let from = k.checked_sub(1).map_or(0, |j| tokens[j].end);
+        if src[from..t.start].contains(&forest::SEPARATOR) {
+            open.clear();
+        }
         if let Some(at) = open.iter().rposition(|&(_, kind)| text == rules.closer(kind)) {
             open.truncate(at + 1);
         }
@@ -520,6 +543,41 @@ mod tests {
         let src = "int f(int x) {\n    return (\n        x\n        ;\n}\nint h(int x) {\n    return g(x\n    ;\n}\n";
         let want = "int f(int x) {\n  return (x;\n}\nint h(int x) {\n  return g(x;\n}\n";
         assert_eq!(laid_out("c", src), want);
+    }
+
+    #[test]
+    fn each_file_of_a_set_is_laid_out_as_a_file() {
+        let fe = |name: &str| crate::language::by_name(name).expect("language");
+        let files: [(&str, &[u8]); 2] = [
+            ("c", b"typedef unsigned   UInt32;int f(int x) {\n    return\n        x\n        ;\n    }\nint g(\n"),
+            ("c", b"int h(\n  struct {\n      int     g;\n  }* s )\n{\nf(s->g);\n   }\n"),
+        ];
+        let trees: Vec<Tree> = files
+            .iter()
+            .map(|(l, t)| fe(l).frontend().expect("front-end").parse(Arc::from(*t)))
+            .collect();
+        let tree = crate::syntax::forest::splice(&trees);
+        let laid = view(&tree, usize::MAX).expect("a layout");
+        let mut mask = crate::syntax::Mask::new(laid.len());
+        for (i, n) in laid.nodes().iter().enumerate() {
+            if n.action != Action::Keep {
+                mask.set_off(crate::syntax::NodeId(i as u32));
+            }
+        }
+        let mut out = Vec::new();
+        Unparser::new().unparse(&laid, &mask, &mut out);
+        let got: Vec<String> =
+            forest::split(&out).iter().map(|f| String::from_utf8_lossy(f).into_owned()).collect();
+        // the first file's unclosed `(` ends with it
+        let want = [
+            "typedef unsigned UInt32;\nint f(int x) {\n  return x;\n}\nint g(\n",
+            "int h(struct {\n  int g;\n}* s) {\n  f(s->g);\n}\n",
+        ];
+        assert_eq!(got, want);
+        // files laid out by different rules are left as they are
+        let js = fe("js").frontend().expect("front-end").parse(Arc::from(&b"let  a\n"[..]));
+        let mixed = crate::syntax::forest::splice(&[trees[0].clone(), js]);
+        assert!(view(&mixed, usize::MAX).is_none());
     }
 
     #[test]
