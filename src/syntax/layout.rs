@@ -38,7 +38,8 @@
 //!   with one line break if it ended with any.
 //!
 //! In a set of files (a forest), each file is laid out as a file: its
-//! root holds its items, and it starts with no bracket open.
+//! root holds its items, it starts with its first token and no bracket
+//! open, and it ends with one line break if it ended with any.
 //!
 //! A closing bracket also closes the brackets that a syntax error left
 //! open inside it (`f(x; }`): an unclosed `(` would join every line after
@@ -236,6 +237,16 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token], operators_glue: bool) ->
         // the innermost open bracket that `t` closes does not count for
         // `t`'s own line
         let closes = walk.stack.last().is_some_and(|&o| walk.text(t) == rules.closer(o));
+        if next_file {
+            // the end of one file and the start of the next, as the text's
+            let first = from + old.iter().position(|&b| b == forest::SEPARATOR).unwrap_or(0);
+            let last = from + old.iter().rposition(|&b| b == forest::SEPARATOR).unwrap_or(0);
+            gaps.extend(walk.file_end(prev, from, first));
+            let start = &src[last + 1..t.start];
+            if !start.is_empty() && start.iter().all(u8::is_ascii_whitespace) {
+                gaps.push(Gap { start: last + 1, end: t.start, text: Vec::new() });
+            }
+        }
         let new = match prev {
             _ if !old.iter().all(u8::is_ascii_whitespace) => None,
             None => Some(Vec::new()),
@@ -265,16 +276,7 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token], operators_glue: bool) ->
         }
         prev = Some(*t);
     }
-    // the end: one line break if there was any
-    let from = prev.map_or(0, |p| p.end);
-    let old = &src[from..];
-    if old.iter().all(u8::is_ascii_whitespace) {
-        let ends_line = prev.is_some_and(|p| walk.text(&p).ends_with(b"\n"));
-        let new: &[u8] = if old.contains(&b'\n') && !ends_line { b"\n" } else { b"" };
-        if new != old {
-            gaps.push(Gap { start: from, end: src.len(), text: new.to_vec() });
-        }
-    }
+    gaps.extend(walk.file_end(prev, prev.map_or(0, |p| p.end), src.len()));
     gaps
 }
 
@@ -300,6 +302,18 @@ impl Walk<'_> {
 
     fn starts_flush(&self, t: &Token) -> bool {
         self.rules.flush.as_deref().is_some_and(|f| self.text(t).starts_with(f))
+    }
+
+    /// The end of a file, `from..end` after its last token `prev`: one
+    /// line break if there was any.
+    fn file_end(&self, prev: Option<Token>, from: usize, end: usize) -> Option<Gap> {
+        let old = &self.src[from..end];
+        if !old.iter().all(u8::is_ascii_whitespace) {
+            return None;
+        }
+        let ends_line = prev.is_some_and(|p| self.text(&p).ends_with(b"\n"));
+        let new: &[u8] = if old.contains(&b'\n') && !ends_line { b"\n" } else { b"" };
+        (new != old).then(|| Gap { start: from, end, text: new.to_vec() })
     }
 
     fn opens(&self, t: &Token) -> Option<Open> {
@@ -549,8 +563,8 @@ mod tests {
     fn each_file_of_a_set_is_laid_out_as_a_file() {
         let fe = |name: &str| crate::language::by_name(name).expect("language");
         let files: [(&str, &[u8]); 2] = [
-            ("c", b"typedef unsigned   UInt32;int f(int x) {\n    return\n        x\n        ;\n    }\nint g(\n"),
-            ("c", b"int h(\n  struct {\n      int     g;\n  }* s )\n{\nf(s->g);\n   }\n"),
+            ("c", b"typedef unsigned   UInt32;int f(int x) {\n    return\n        x\n        ;\n    }\nint g(\n\n\n"),
+            ("c", b"\n  int h(\n  struct {\n      int     g;\n  }* s )\n{\nf(s->g);\n   }\n"),
         ];
         let trees: Vec<Tree> = files
             .iter()
@@ -568,7 +582,8 @@ mod tests {
         Unparser::new().unparse(&laid, &mask, &mut out);
         let got: Vec<String> =
             forest::split(&out).iter().map(|f| String::from_utf8_lossy(f).into_owned()).collect();
-        // the first file's unclosed `(` ends with it
+        // the first file's unclosed `(` ends with it, and each file ends
+        // with one line break and starts with its first token
         let want = [
             "typedef unsigned UInt32;\nint f(int x) {\n  return x;\n}\nint g(\n",
             "int h(struct {\n  int g;\n}* s) {\n  f(s->g);\n}\n",
