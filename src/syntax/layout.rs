@@ -47,14 +47,15 @@
 //!
 //! Whitespace next to anything that is not a token of the tree (the inside
 //! of a string or a comment is one token) is left as it is, as is the line
-//! break after a `\` that continues a line. Two tokens that were apart are
+//! break after a `\` that continues a line; the line it continues is still
+//! the directive's (a macro's body), whose line break after it stays. Two tokens that were apart are
 //! never glued together.
 
 use std::collections::HashMap;
 
 use super::forest;
 use super::policy::{Pair, Rules};
-use super::tree::{flags, Action, FlatUnit, Tree, NO_PARENT};
+use super::tree::{continues, flags, Action, FlatUnit, Tree, NO_PARENT};
 use super::unparse::would_glue;
 
 /// The kind of the layout view's units (0 is its root).
@@ -260,10 +261,17 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token], operators_glue: bool) ->
             };
             gaps.push(Gap { start, end: t.start, text: new });
         }
-        if old.contains(&b'\n')
+        // a line a `\` continues goes on with the directive it is part of
+        // (a macro's body), whose line break after its last line stays
+        let continued = old.iter().rposition(|&b| b == b'\n').is_some_and(|i| {
+            let at = from + i - usize::from(i > 0 && old[i - 1] == b'\r');
+            at > 0 && continues(src, at - 1)
+        });
+        if (old.contains(&b'\n')
             || next_file
             || prev.is_none()
-            || prev.is_some_and(|p| walk.text(&p).ends_with(b"\n"))
+            || prev.is_some_and(|p| walk.text(&p).ends_with(b"\n")))
+            && !continued
         {
             walk.directive = walk.starts_flush(t);
         }
@@ -488,6 +496,17 @@ mod tests {
         let src = "int a;\n  #define M(x) \\\n     (x)\n/* c */ int\n   b; // d\n  int c;\n";
         let want = "int a;\n#define M(x) \\\n     (x)\n/* c */ int b; // d\nint c;\n";
         assert_eq!(laid_out("c", src), want);
+    }
+
+    #[test]
+    fn the_line_break_after_a_macro_s_continued_last_line_stays() {
+        // the body's last line, on a line a `\` continued, still ends the
+        // directive: the function after it is not joined into the macro
+        let src = "#define r(cl)       \\\n   int v;     \\\n         cl = v\nint al ( int s )\n{\nr(s);\n   }\n";
+        let want = "#define r(cl)       \\\n   int v;     \\\n         cl = v\nint al (int s) {\n  r(s);\n}\n";
+        assert_eq!(laid_out("c", src), want);
+        let crlf = "#define A \\\r\n  1\r\nint x;\r\n";
+        assert_eq!(laid_out("c", crlf), "#define A \\\r\n  1\nint x;\n");
     }
 
     #[test]
