@@ -94,6 +94,14 @@ pub(crate) struct GrammarData {
     #[serde(default)]
     pub token_pass: bool,
 
+    /// Kinds whose ending token the token pass keeps (see `kept_ends`
+    /// below): C's struct members and specifiers, whose `;` gcc lets go
+    /// with a warning. Without it, the token pass deletes such a token
+    /// whenever the syntax guard allows it, which an input with syntax
+    /// errors to spare does.
+    #[serde(default)]
+    pub kept_ends: Vec<String>,
+
     /// Whether two operator characters that a cut brings together can read
     /// as one token (`a - -b` must not become `a --b`): true (the default)
     /// for C and JavaScript, false for JSON and XML, where `> <` may well
@@ -322,6 +330,12 @@ pub(crate) struct LayoutData {
     /// breaks stay.
     #[serde(default)]
     pub flush: Option<String>,
+    /// Kinds whose children are items, as a block's and the file's are
+    /// (C's `preproc_if`): a line break stays after each, and comes between
+    /// two that deletions left on one line. Kinds, unlike the fields above:
+    /// nothing in the text around such a node says it holds items.
+    #[serde(default)]
+    pub items: Vec<String>,
 }
 
 /// One kind of declaration: `[[declare]]`.

@@ -152,6 +152,10 @@ impl Tables {
         set("reparse", &data.reparse, &|k| k.reparse = true)?;
         set("merge", &data.merge, &|k| k.merge = true)?;
         set("with_next_token", &data.with_next_token, &|k| k.with_next_token = true)?;
+        set("kept_ends", &data.kept_ends, &|k| k.kept_end = true)?;
+        if let Some(layout) = &data.layout {
+            set("layout items", &layout.items, &|k| k.items = true)?;
+        }
         for (name, how) in &data.shrink {
             let how: Shrink = (*how).into();
             set("shrink", std::slice::from_ref(name), &|k| k.shrink = how)?;

@@ -10,6 +10,9 @@
 //! bytes) and every pass work unchanged, and the first HDD level is the
 //! files.
 //!
+//! The merged policy has the layout rules all the files' languages share,
+//! if they do (a C file and its headers), and none otherwise.
+//!
 //! A file node's action is `Delete`: the file's text goes, the file stays
 //! (empty). The separators lie between the file nodes, outside every node,
 //! so every candidate keeps them all and [`split`] always gives the files
@@ -87,8 +90,14 @@ fn merged_policy(trees: &[Tree]) -> (Policy, Vec<Offsets>) {
     // languages seen so far (trees of one language share their policy)
     let mut seen: Vec<(*const Policy, Offsets)> = Vec::new();
     let mut offsets = Vec::new();
+    // the layout rules every file's language shares, if they all do (C
+    // files and their headers); files laid out by different rules have none
+    policy.layout = trees.first().and_then(|t| t.policy().layout.clone());
     for tree in trees {
         let one = tree.policy();
+        if policy.layout.is_some() && one.layout != policy.layout {
+            policy.layout = None;
+        }
         if let Some((_, o)) = seen.iter().find(|(p, _)| *p == Arc::as_ptr(one)) {
             offsets.push(*o);
             continue;

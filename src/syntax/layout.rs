@@ -18,11 +18,12 @@
 //!   Lines that start with the `flush` prefix (C's `#`) start at column 0.
 //! - Inside *joined* brackets (`( )`, `[ ]`) line breaks become one space,
 //!   and no space is left after the opening or before the closing bracket.
-//! - Outside joined brackets a line break stays where an item of a block
-//!   or of the file ends (a statement, a declaration: the parse says where,
-//!   so a JavaScript statement that a line break ends stays ended), after a
-//!   block's opening bracket and before its closing one, and around
-//!   comments and `flush` lines. Every other line break is joined: a
+//! - Outside joined brackets a line break stays where an item of a block,
+//!   of the file or of a node of an `items` kind (C's `#ifdef`) ends (a
+//!   statement, a declaration: the parse says where, so a JavaScript
+//!   statement that a line break ends stays ended), after a block's
+//!   opening bracket and before its closing one, and around comments and
+//!   `flush` lines. Every other line break is joined: a
 //!   statement that deletions spread over lines is one line again, and
 //!   `}` and `else`, or `}` and a typedef's name, meet.
 //! - Where deletions or hoists left two items on one line (`g;void a();`,
@@ -36,15 +37,25 @@
 //!   start of the text and before a `tight` token (`,`, `;`); the text ends
 //!   with one line break if it ended with any.
 //!
+//! In a set of files (a forest), each file is laid out as a file: its
+//! root holds its items, it starts with its first token and no bracket
+//! open, and it ends with one line break if it ended with any.
+//!
+//! A closing bracket also closes the brackets that a syntax error left
+//! open inside it (`f(x; }`): an unclosed `(` would join every line after
+//! it.
+//!
 //! Whitespace next to anything that is not a token of the tree (the inside
 //! of a string or a comment is one token) is left as it is, as is the line
-//! break after a `\` that continues a line. Two tokens that were apart are
+//! break after a `\` that continues a line; the line it continues is still
+//! the directive's (a macro's body), whose line break after it stays. Two tokens that were apart are
 //! never glued together.
 
 use std::collections::HashMap;
 
+use super::forest;
 use super::policy::{Pair, Rules};
-use super::tree::{flags, Action, FlatUnit, Tree, NO_PARENT};
+use super::tree::{continues, flags, Action, FlatUnit, Tree, NO_PARENT};
 use super::unparse::would_glue;
 
 /// The kind of the layout view's units (0 is its root).
@@ -135,7 +146,9 @@ struct Token {
 fn tokens(tree: &Tree, rules: &Rules) -> Vec<Token> {
     let nodes = tree.nodes();
     let src = tree.src();
-    // per node: whether its first token opens a block (it holds items)
+    let policy = tree.policy();
+    // per node: whether it holds items, as its first token opens a block
+    // or its kind says so (a preprocessor conditional)
     let mut holds_items = vec![false; nodes.len()];
     let mut first_leaf: Option<usize> = None;
     for i in (0..nodes.len()).rev() {
@@ -143,18 +156,25 @@ fn tokens(tree: &Tree, rules: &Rules) -> Vec<Token> {
         if n.subtree_end == i as u32 + 1 && !n.is_empty() {
             first_leaf = Some(i);
         }
-        holds_items[i] = first_leaf.is_some_and(|l| {
-            let t = &src[nodes[l].start as usize..nodes[l].end as usize];
-            nodes[l].start == n.start && matches!(rules.opened_by(t), Some(Open::Block(_)))
-        });
+        holds_items[i] = policy.kind(n.kind).items
+            || first_leaf.is_some_and(|l| {
+                let t = &src[nodes[l].start as usize..nodes[l].end as usize];
+                nodes[l].start == n.start && matches!(rules.opened_by(t), Some(Open::Block(_)))
+            });
     }
-    // the root holds the file's items
+    // the root holds the file's items; in a set of files, each file and
+    // its own root too
+    let depth = forest::file_root_depth(tree);
     let holds = |parent: u32| {
-        parent == NO_PARENT
-            || nodes[parent as usize].parent == NO_PARENT
-            || holds_items[parent as usize]
+        let mut up = parent;
+        for _ in 0..=depth {
+            if up == NO_PARENT {
+                return true;
+            }
+            up = nodes[up as usize].parent;
+        }
+        up == NO_PARENT || holds_items[parent as usize]
     };
-    let policy = tree.policy();
     let mut out: Vec<Token> = Vec::new();
     for (i, n) in nodes.iter().enumerate() {
         let leaf = n.subtree_end == i as u32 + 1;
@@ -202,9 +222,32 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token], operators_glue: bool) ->
     for (k, t) in tokens.iter().enumerate() {
         let from = prev.map_or(0, |p| p.end);
         let old = &src[from..t.start];
+        // a file of a set starts with nothing open
+        let next_file = old.contains(&forest::SEPARATOR);
+        if next_file {
+            walk.stack.clear();
+            walk.lines.clear();
+        }
+        // brackets that a syntax error left open inside the one `t` closes
+        // (`f(x; }`) end with it: a `(` never closed would otherwise join
+        // the rest of the text into its line
+        if let Some(at) = walk.stack.iter().rposition(|&o| walk.text(t) == rules.closer(o)) {
+            walk.stack.truncate(at + 1);
+            walk.lines.truncate(at + 1);
+        }
         // the innermost open bracket that `t` closes does not count for
         // `t`'s own line
         let closes = walk.stack.last().is_some_and(|&o| walk.text(t) == rules.closer(o));
+        if next_file {
+            // the end of one file and the start of the next, as the text's
+            let first = from + old.iter().position(|&b| b == forest::SEPARATOR).unwrap_or(0);
+            let last = from + old.iter().rposition(|&b| b == forest::SEPARATOR).unwrap_or(0);
+            gaps.extend(walk.file_end(prev, from, first));
+            let start = &src[last + 1..t.start];
+            if !start.is_empty() && start.iter().all(u8::is_ascii_whitespace) {
+                gaps.push(Gap { start: last + 1, end: t.start, text: Vec::new() });
+            }
+        }
         let new = match prev {
             _ if !old.iter().all(u8::is_ascii_whitespace) => None,
             None => Some(Vec::new()),
@@ -218,9 +261,17 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token], operators_glue: bool) ->
             };
             gaps.push(Gap { start, end: t.start, text: new });
         }
-        if old.contains(&b'\n')
+        // a line a `\` continues goes on with the directive it is part of
+        // (a macro's body), whose line break after its last line stays
+        let continued = old.iter().rposition(|&b| b == b'\n').is_some_and(|i| {
+            let at = from + i - usize::from(i > 0 && old[i - 1] == b'\r');
+            at > 0 && continues(src, at - 1)
+        });
+        if (old.contains(&b'\n')
+            || next_file
             || prev.is_none()
-            || prev.is_some_and(|p| walk.text(&p).ends_with(b"\n"))
+            || prev.is_some_and(|p| walk.text(&p).ends_with(b"\n")))
+            && !continued
         {
             walk.directive = walk.starts_flush(t);
         }
@@ -233,16 +284,7 @@ fn lay_out(rules: &Rules, src: &[u8], tokens: &[Token], operators_glue: bool) ->
         }
         prev = Some(*t);
     }
-    // the end: one line break if there was any
-    let from = prev.map_or(0, |p| p.end);
-    let old = &src[from..];
-    if old.iter().all(u8::is_ascii_whitespace) {
-        let ends_line = prev.is_some_and(|p| walk.text(&p).ends_with(b"\n"));
-        let new: &[u8] = if old.contains(&b'\n') && !ends_line { b"\n" } else { b"" };
-        if new != old {
-            gaps.push(Gap { start: from, end: src.len(), text: new.to_vec() });
-        }
-    }
+    gaps.extend(walk.file_end(prev, prev.map_or(0, |p| p.end), src.len()));
     gaps
 }
 
@@ -268,6 +310,18 @@ impl Walk<'_> {
 
     fn starts_flush(&self, t: &Token) -> bool {
         self.rules.flush.as_deref().is_some_and(|f| self.text(t).starts_with(f))
+    }
+
+    /// The end of a file, `from..end` after its last token `prev`: one
+    /// line break if there was any.
+    fn file_end(&self, prev: Option<Token>, from: usize, end: usize) -> Option<Gap> {
+        let old = &self.src[from..end];
+        if !old.iter().all(u8::is_ascii_whitespace) {
+            return None;
+        }
+        let ends_line = prev.is_some_and(|p| self.text(&p).ends_with(b"\n"));
+        let new: &[u8] = if old.contains(&b'\n') && !ends_line { b"\n" } else { b"" };
+        (new != old).then(|| Gap { start: from, end, text: new.to_vec() })
     }
 
     fn opens(&self, t: &Token) -> Option<Open> {
@@ -361,6 +415,16 @@ fn blocks_over_lines(rules: &Rules, src: &[u8], tokens: &[Token]) -> Vec<bool> {
     let mut open: Vec<(usize, Open)> = Vec::new();
     for (k, t) in tokens.iter().enumerate() {
         let text = &src[t.start..t.end];
+        // as in `lay_out`, a file of a set starts with nothing open, and
+        // what a syntax error left open inside the bracket `t` closes ends
+        // with it
+        let from = k.checked_sub(1).map_or(0, |j| tokens[j].end);
+        if src[from..t.start].contains(&forest::SEPARATOR) {
+            open.clear();
+        }
+        if let Some(at) = open.iter().rposition(|&(_, kind)| text == rules.closer(kind)) {
+            open.truncate(at + 1);
+        }
         if let Some(&(o, kind)) = open.last() {
             if text == rules.closer(kind) {
                 open.pop();
@@ -435,6 +499,17 @@ mod tests {
     }
 
     #[test]
+    fn the_line_break_after_a_macro_s_continued_last_line_stays() {
+        // the body's last line, on a line a `\` continued, still ends the
+        // directive: the function after it is not joined into the macro
+        let src = "#define r(cl)       \\\n   int v;     \\\n         cl = v\nint al ( int s )\n{\nr(s);\n   }\n";
+        let want = "#define r(cl)       \\\n   int v;     \\\n         cl = v\nint al (int s) {\n  r(s);\n}\n";
+        assert_eq!(laid_out("c", src), want);
+        let crlf = "#define A \\\r\n  1\r\nint x;\r\n";
+        assert_eq!(laid_out("c", crlf), "#define A \\\r\n  1\nint x;\n");
+    }
+
+    #[test]
     fn javascript_keeps_every_line_break_outside_brackets() {
         let src = "function f() {\n        let a = 1\n\n  g(a,\n b)\n}\n";
         let want = "function f() {\n  let a = 1\n  g(a, b)\n}\n";
@@ -483,6 +558,60 @@ mod tests {
         let cpp = "class A {\npublic:\n  int a;\n  private\n  :\n};\n";
         let want = "class A {\n  public:\n  int a;\n  private :\n};\n";
         assert_eq!(laid_out("cpp", cpp), want);
+    }
+
+    #[test]
+    fn what_a_preprocessor_conditional_guards_stays_on_lines_of_their_own() {
+        let src = "#ifdef X\nint a() {\n  return 0;\n}\nint c(int x) {\n  return x;\n}\nint d;\nint e;\n#endif\nint f(void) {\n#if 1\n  int y;\n  y = 1;\n#else\n  int y; y = 2;\n#endif\n  return y;\n}\n";
+        let want = "#ifdef X\nint a() {\n  return 0;\n}\nint c(int x) {\n  return x;\n}\nint d;\nint e;\n#endif\nint f(void) {\n#if 1\n  int y;\n  y = 1;\n#else\n  int y;\n  y = 2;\n#endif\n  return y;\n}\n";
+        assert_eq!(laid_out("c", src), want);
+        let cpp = "struct A {\n#if X\n  int a; int b;\n#endif\n};\n";
+        assert_eq!(laid_out("cpp", cpp), "struct A {\n#if X\n  int a;\n  int b;\n#endif\n};\n");
+    }
+
+    #[test]
+    fn a_bracket_a_syntax_error_left_open_ends_with_the_block_around_it() {
+        // `(` never closed: the function's `}` still ends its line, and the
+        // next function starts a line of its own
+        let src = "int f(int x) {\n    return (\n        x\n        ;\n}\nint h(int x) {\n    return g(x\n    ;\n}\n";
+        let want = "int f(int x) {\n  return (x;\n}\nint h(int x) {\n  return g(x;\n}\n";
+        assert_eq!(laid_out("c", src), want);
+    }
+
+    #[test]
+    fn each_file_of_a_set_is_laid_out_as_a_file() {
+        let fe = |name: &str| crate::language::by_name(name).expect("language");
+        let files: [(&str, &[u8]); 2] = [
+            ("c", b"typedef unsigned   UInt32;int f(int x) {\n    return\n        x\n        ;\n    }\nint g(\n\n\n"),
+            ("c", b"\n  int h(\n  struct {\n      int     g;\n  }* s )\n{\nf(s->g);\n   }\n"),
+        ];
+        let trees: Vec<Tree> = files
+            .iter()
+            .map(|(l, t)| fe(l).frontend().expect("front-end").parse(Arc::from(*t)))
+            .collect();
+        let tree = crate::syntax::forest::splice(&trees);
+        let laid = view(&tree, usize::MAX).expect("a layout");
+        let mut mask = crate::syntax::Mask::new(laid.len());
+        for (i, n) in laid.nodes().iter().enumerate() {
+            if n.action != Action::Keep {
+                mask.set_off(crate::syntax::NodeId(i as u32));
+            }
+        }
+        let mut out = Vec::new();
+        Unparser::new().unparse(&laid, &mask, &mut out);
+        let got: Vec<String> =
+            forest::split(&out).iter().map(|f| String::from_utf8_lossy(f).into_owned()).collect();
+        // the first file's unclosed `(` ends with it, and each file ends
+        // with one line break and starts with its first token
+        let want = [
+            "typedef unsigned UInt32;\nint f(int x) {\n  return x;\n}\nint g(\n",
+            "int h(struct {\n  int g;\n}* s) {\n  f(s->g);\n}\n",
+        ];
+        assert_eq!(got, want);
+        // files laid out by different rules are left as they are
+        let js = fe("js").frontend().expect("front-end").parse(Arc::from(&b"let  a\n"[..]));
+        let mixed = crate::syntax::forest::splice(&[trees[0].clone(), js]);
+        assert!(view(&mixed, usize::MAX).is_none());
     }
 
     #[test]

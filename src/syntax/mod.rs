@@ -8,6 +8,8 @@
 //!   characters of strings, for the shrinking pass.
 //! - [`layout`]: another tree whose units are the whitespace between tokens,
 //!   laid out again, for the layout pass.
+//! - [`ends`]: the tokens of the plain-text view that the token pass keeps,
+//!   as the language's parse of the same text says.
 //! - [`dump`]: the tree as text, for `--dump-tree`.
 //! - [`key`]: [`TextKey`], a text's identity for caches.
 //! - [`forest`]: several files' trees spliced into one, for multi-file
@@ -18,6 +20,7 @@
 
 pub(crate) mod chars;
 pub(crate) mod dump;
+pub(crate) mod ends;
 pub(crate) mod forest;
 pub(crate) mod key;
 pub(crate) mod layout;

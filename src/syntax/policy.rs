@@ -44,6 +44,12 @@ pub struct KindPolicy {
     /// Its nodes go with the token right after them (`public` and its
     /// `:`; grammar data `with_next_token`).
     pub with_next_token: bool,
+    /// The token that ends its nodes stays in the token pass (grammar data
+    /// `kept_ends`; see [`super::ends`]).
+    pub kept_end: bool,
+    /// Its children are items, as a block's are: the layout pass keeps
+    /// each on a line of its own (grammar data `[layout] items`).
+    pub items: bool,
     /// Its part in the functions' rewrites (grammar data `[functions]`).
     pub function: FnPart,
     /// Its part in making a local variable global (grammar data
@@ -160,6 +166,11 @@ impl Policy {
     /// Whether the language declares names at all.
     pub fn declares_names(&self) -> bool {
         self.kinds.iter().any(|k| k.declare.is_some())
+    }
+
+    /// Whether the token pass keeps the ending tokens of any kind.
+    pub fn has_kept_ends(&self) -> bool {
+        self.kinds.iter().any(|k| k.kept_end)
     }
 
     /// Whether any kind goes with the token after it.

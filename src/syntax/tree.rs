@@ -186,6 +186,12 @@ impl Tree {
         &self.src
     }
 
+    /// Makes node `id` one that no search switches off (see
+    /// [`ends::keep`](super::ends::keep)).
+    pub(crate) fn keep(&mut self, id: NodeId) {
+        self.nodes[id.index()].action = Action::Keep;
+    }
+
     /// The original bytes, shared.
     pub fn src_arc(&self) -> Arc<[u8]> {
         self.src.clone()

@@ -93,6 +93,36 @@ fn an_emptied_file_the_test_does_not_need_is_left_out() {
 }
 
 #[test]
+fn a_set_of_c_files_is_laid_out_as_each_file_alone_would_be() {
+    let work = scratch();
+    let input = work.path().join("proj");
+    fs::create_dir_all(&input).expect("mkdir");
+    fs::write(input.join("a.h"), "typedef unsigned UInt32;\nextern UInt32 keep_me;\n")
+        .expect("a.h");
+    fs::write(
+        input.join("main.c"),
+        "#include \"a.h\"\nint f(int x,\n      int y)\n{\n    return\n        keep_me\n        + y;\n    }\n",
+    )
+    .expect("main.c");
+    // the statement, whatever its layout, and a compiling set
+    let test = script(
+        &work.path().join("t.sh"),
+        "cd \"$1\" && gcc -fsyntax-only main.c > ./log 2>&1 && tr -d ' \\n' < main.c | grep -q 'returnkeep_me+y;'",
+    );
+    let out = run(hdd().arg("-t").arg(&test).arg(&input).args(["-q", "--no-rename"]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let result = tree_of(&work.path().join("proj.reduced"));
+    let text = |name: &str| {
+        let (_, b) = result.iter().find(|(n, _)| n == name).expect(name);
+        String::from_utf8_lossy(b).into_owned()
+    };
+    // the statement deletions left over three lines is one line again, in
+    // its block's indentation
+    assert_eq!(text("main.c"), "#include \"a.h\"\nint f(y) {\n  return keep_me + y;\n}\n");
+    assert_eq!(text("a.h"), "keep_me;\n");
+}
+
+#[test]
 fn listed_files_are_given_to_the_test_by_their_paths() {
     let work = scratch();
     let input = work.path().join("proj");

@@ -21,7 +21,7 @@ use crate::oracle::{Evaluator, Forecaster};
 use crate::os::stop::Stop;
 use crate::reduce::ahead::{self, Forecast, ForecastRequest, TestHistory, Views};
 use crate::reduce::{rename, Host, Oracle, Phase, Plan, Units, View};
-use crate::syntax::{chars, layout, TextKey, Tree};
+use crate::syntax::{chars, ends, layout, TextKey, Tree};
 
 /// The plan's [`Host`]: parses of the current best, and the evaluator.
 pub(super) struct PlanHost<'a> {
@@ -71,7 +71,14 @@ impl<'a> PlanHost<'a> {
                 self.reparse();
                 self.formatted()?
             }
-            View::Text => Arc::new(self.text?.parse(self.ev.best().clone())),
+            View::Text => {
+                let text = self.text?;
+                // a parse of the best, if the language keeps tokens
+                if self.tree.policy().has_kept_ends() {
+                    self.reparse();
+                }
+                text_view(text, self.ev.best(), &self.tree)
+            }
             _ => {
                 self.reparse();
                 derived_view(view, &self.tree, self.input_len)?
@@ -134,6 +141,19 @@ impl Host for PlanHost<'_> {
     fn end_rounds(&mut self) {
         self.ev.stats_mut().end_rounds();
     }
+}
+
+/// The plain-text view of `best` for the token pass (`text` its
+/// front-end), with the tokens that `language`, a parse of `best` by the
+/// input's front-end, says the token pass keeps (see [`ends`]). A
+/// language that keeps none is not asked about its parse, which may then
+/// be of an older text.
+fn text_view(text: &dyn Frontend, best: &Arc<[u8]>, language: &Tree) -> Arc<Tree> {
+    let mut view = text.parse(best.clone());
+    if language.policy().has_kept_ends() {
+        ends::keep(&mut view, language);
+    }
+    Arc::new(view)
 }
 
 /// A view made from the parse of the text by the input's front-end (not
@@ -204,7 +224,10 @@ impl Views for ForecastViews<'_> {
     fn view(&mut self, view: View, text: &Arc<[u8]>) -> Option<Arc<Tree>> {
         match view {
             View::Language => Some(self.parse(text)),
-            View::Text => Some(Arc::new(self.text?.parse(text.clone()))),
+            View::Text => {
+                let text_frontend = self.text?;
+                Some(text_view(text_frontend, text, &self.parse(text)))
+            }
             View::Format => None,
             _ => derived_view(view, &self.parse(text), self.input_len),
         }
