@@ -6,7 +6,8 @@
 //! and how to build its front-end. Every front-end compiles its grammar data
 //! with the one compiler in [`tables`]. C, C++, JavaScript, JSON, Python
 //! and Rust are rows of the one generic tree-sitter front-end
-//! ([`treesitter`]); XML has its own on quick-xml ([`xml`]); and plain
+//! ([`treesitter`]); XML has its own on quick-xml ([`xml`]); SMT-LIB and
+//! other S-expression formats have our own reader ([`sexp`]); and plain
 //! text, lines then tokens ([`text`]), is the fallback for anything else. A
 //! set of files has its own front-end,
 //! [`forest`], made of its files' front-ends.
@@ -26,6 +27,7 @@ use crate::syntax::tree::Tree;
 
 pub(crate) mod forest;
 pub(crate) mod grammar;
+pub(crate) mod sexp;
 pub(crate) mod tables;
 pub(crate) mod text;
 pub(crate) mod treesitter;
@@ -194,6 +196,12 @@ pub static LANGUAGES: &[LangInfo] = &[
         build: |info| {
             treesitter::build(info, tree_sitter_rust::LANGUAGE.into(), tree_sitter_rust::NODE_TYPES)
         },
+    },
+    LangInfo {
+        name: "smt2",
+        extensions: &["smt2"],
+        grammar: ("grammars/smt2.toml", include_str!("../../grammars/smt2.toml")),
+        build: sexp::build,
     },
     LangInfo {
         name: "xml",
