@@ -106,7 +106,9 @@ impl Vocabulary for SexpKinds {
     fn named(&self, name: &str) -> Result<Vec<u16>> {
         match self.names.iter().position(|k| &**k == name) {
             Some(i) => Ok(vec![i as u16]),
-            None => bail!("unknown node kind {name:?} (S-expression kinds: {})", self.names.join(", ")),
+            None => {
+                bail!("unknown node kind {name:?} (S-expression kinds: {})", self.names.join(", "))
+            }
         }
     }
 
@@ -126,11 +128,14 @@ impl Vocabulary for SexpKinds {
     }
 }
 
+/// A block comment's opening and closing brackets.
+type Pair = (Box<[u8]>, Box<[u8]>);
+
 /// What a dialect's tokens look like (grammar data `[sexp]`, as bytes).
 #[derive(Debug, Default)]
 struct Lexer {
     line_comment: Option<Box<[u8]>>,
-    block_comment: Option<(Box<[u8]>, Box<[u8]>)>,
+    block_comment: Option<Pair>,
     escape: EscapeData,
     quoted_symbols: bool,
 }
@@ -355,7 +360,8 @@ impl<'f> Reader<'f> {
             }
             if let Some(line) = &lexer.line_comment {
                 if src[i..].starts_with(line) {
-                    let end = src[i..].iter().position(|&c| c == b'\n').map_or(src.len(), |n| i + n);
+                    let end =
+                        src[i..].iter().position(|&c| c == b'\n').map_or(src.len(), |n| i + n);
                     self.comment(i, end, true);
                     i = end;
                     continue;

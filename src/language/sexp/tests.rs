@@ -195,5 +195,7 @@ fn bad_grammar_data_is_refused() {
     assert!(err("[sexp.heads]\nx = [\"a\"]\ny = [\"a\"]\n").contains("two kinds"));
     assert!(err("[sexp.heads]\nx = [\":k\"]\n").contains("not a symbol"));
     assert!(err("[sexp]\nline_comment = \"\"\n").contains("non-empty"));
-    assert!(err("[sexp]\n[[keep]]\nparent = \"list\"\nfield = \"name\"\n").contains("unknown field"));
+    assert!(
+        err("[sexp]\n[[keep]]\nparent = \"list\"\nfield = \"name\"\n").contains("unknown field")
+    );
 }
