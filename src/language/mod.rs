@@ -204,6 +204,13 @@ pub static LANGUAGES: &[LangInfo] = &[
         build: sexp::build,
     },
     LangInfo {
+        name: "wat",
+        // .wast: the spec tests' scripts, modules and assertions in the same syntax
+        extensions: &["wat", "wast"],
+        grammar: ("grammars/wat.toml", include_str!("../../grammars/wat.toml")),
+        build: sexp::build,
+    },
+    LangInfo {
         name: "xml",
         extensions: &["xml", "svg", "xhtml", "xsl", "xslt", "gir", "plist", "rss", "atom", "xsd"],
         grammar: ("grammars/xml.toml", include_str!("../../grammars/xml.toml")),

@@ -95,6 +95,8 @@ fn malformed_and_odd_inputs_round_trip() {
         ("xml", "\u{feff}<?xml version=\"1.0\"?>\n<a><b/>caf\u{e9}</a>\n"),
         ("smt2", "(assert (and a b)) ) (declare-fun |f x| ((Int) Bool\n; c\n\"s\"\"t"),
         ("smt2", "(set-info :source |multi\nline|)\r\n(check-sat))(("),
+        ("wat", "(module (; open (; nested ;)\n(func $f \"s\\\" ;; x\n"),
+        ("wat", "(func (block (br 0)) ;) ;; c\n)) (;(;;);)"),
     ];
     for (lang, src) in cases {
         let tree = parse(lang, src.as_bytes());
