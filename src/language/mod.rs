@@ -211,6 +211,15 @@ pub static LANGUAGES: &[LangInfo] = &[
         build: sexp::build,
     },
     LangInfo {
+        name: "sexp",
+        // only its own extension: `.lisp`, `.scm`, `.el` and `.clj` are
+        // dialects with reader syntax of their own (`#\(`, `?\(`, `[ ]`)
+        // that their own tools read better; `--lang sexp` takes them
+        extensions: &["sexp"],
+        grammar: ("grammars/sexp.toml", include_str!("../../grammars/sexp.toml")),
+        build: sexp::build,
+    },
+    LangInfo {
         name: "xml",
         extensions: &["xml", "svg", "xhtml", "xsl", "xslt", "gir", "plist", "rss", "atom", "xsd"],
         grammar: ("grammars/xml.toml", include_str!("../../grammars/xml.toml")),
