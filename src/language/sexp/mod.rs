@@ -14,6 +14,8 @@
 //!     element*                         while the list stands; the element
 //!     )                                right after a head is in field
 //!                                      `first`, the others in `rest`
+//!     attribute                        a keyword and the element after it
+//!       keyword element?               (not a keyword), both kept
 //!   atom: symbol | identifier ($x) | keyword (:x) | number | string
 //!         | quoted_symbol (|x y|)
 //! ```
@@ -24,7 +26,8 @@
 //! (`[[declare]]`) is kept only for a list whose `first` element is a name
 //! of the declared kind; any other such list is a plain `list`.
 //!
-//! Elements and comments may be deleted (unless `[[keep]]` keeps them);
+//! Elements and comments may be deleted (unless `[[keep]]` keeps them); an
+//! attribute goes whole (`:weight 0` of SMT-LIB, `:key value` of a plist);
 //! below the top level an element stands in a place that takes any kind
 //! hoisting moves, one at a time, so `(and a (or b c))` may become
 //! `(or b c)`. Top-level forms (commands, a module) are never replaced by
@@ -62,6 +65,7 @@ pub(crate) const FIXED: &[&str] = &[
     "comment",
     "(",
     ")",
+    "attribute",
 ];
 
 const SOURCE_FILE: u16 = 0;
@@ -76,6 +80,7 @@ const QUOTED_SYMBOL: u16 = 8;
 const COMMENT: u16 = 9;
 const OPEN: u16 = 10;
 const CLOSE: u16 = 11;
+const ATTRIBUTE: u16 = 12;
 
 /// The fields: the element right after a list's head, and those after it.
 const FIELDS: &[&str] = &["first", "rest"];
@@ -309,6 +314,11 @@ struct Open {
     headed: bool,
     /// Its own field in its parent list.
     field: u16,
+    /// The attribute whose keyword was its last element, waiting for its
+    /// value: its id, its field and where it ends so far.
+    attribute: Option<(NodeId, u16, usize)>,
+    /// It is the value of its parent list's attribute.
+    value: bool,
 }
 
 struct Reader<'f> {
@@ -415,6 +425,36 @@ impl<'f> Reader<'f> {
         let id = self.b.open(COMMENT, flags::NAMED | flags::EXTRA, start, end);
         self.b.node_mut(id).action = Action::Delete;
         self.b.close();
+        // inside an attribute waiting for its value, the comment is its own
+        if let Some((_, _, at)) = self.stack.last_mut().and_then(|o| o.attribute.as_mut()) {
+            *at = end;
+        }
+    }
+
+    /// Whether the innermost open list has an attribute waiting for its
+    /// value.
+    fn pending(&self) -> bool {
+        self.stack.last().is_some_and(|o| o.attribute.is_some())
+    }
+
+    /// Ends the innermost open list's pending attribute, if any.
+    fn close_attribute(&mut self) {
+        let Some(open) = self.stack.last_mut() else { return };
+        let Some((id, field, end)) = open.attribute.take() else { return };
+        self.b.node_mut(id).end = end as u32;
+        self.place(id, field);
+        self.b.close();
+    }
+
+    /// A keyword or value inside an attribute: kept, as the attribute goes
+    /// whole (a value may still become what is inside it).
+    fn in_attribute(&mut self, id: NodeId) {
+        let hoist = self.fe.tables.kind(self.b.node(id).kind).hoist;
+        let n = self.b.node_mut(id);
+        n.action = Action::Keep;
+        n.flags |= flags::KEPT;
+        n.member = u8::from(hoist);
+        n.slot = u16::from(hoist);
     }
 
     /// The field of the next element of the innermost open list, counting
@@ -453,6 +493,19 @@ impl<'f> Reader<'f> {
         if !closed {
             self.errors += 1;
         }
+        if self.pending() && kind == KEYWORD {
+            self.close_attribute();
+        } else if self.pending() {
+            // the value of the pending attribute
+            let id = self.b.open(kind, flags::NAMED, start, end);
+            self.in_attribute(id);
+            self.b.close();
+            if let Some((_, _, at)) = self.stack.last_mut().and_then(|o| o.attribute.as_mut()) {
+                *at = end;
+            }
+            self.close_attribute();
+            return;
+        }
         let src = self.src.clone();
         let place = self.next_place(kind, &src[start..end]);
         if let Some(open) = self.stack.last() {
@@ -464,6 +517,16 @@ impl<'f> Reader<'f> {
                 // kept while its list stands; never a hoist target (slot 0)
                 self.b.open(HEAD, flags::NAMED, start, end);
                 self.b.close();
+            }
+            Some((field, false)) if kind == KEYWORD => {
+                // an attribute: the keyword and the element after it, if any
+                let attribute = self.b.open(ATTRIBUTE, flags::NAMED, start, self.src.len());
+                let id = self.b.open(kind, flags::NAMED, start, end);
+                self.in_attribute(id);
+                self.b.close();
+                if let Some(open) = self.stack.last_mut() {
+                    open.attribute = Some((attribute, field, end));
+                }
             }
             Some((field, false)) => {
                 let id = self.b.open(kind, flags::NAMED, start, end);
@@ -479,6 +542,16 @@ impl<'f> Reader<'f> {
     }
 
     fn open_list(&mut self, start: usize) {
+        if self.pending() {
+            // the value of the pending attribute
+            let id = self.b.open(LIST, flags::NAMED, start, self.src.len());
+            let (elements, headed, attribute) = (0, false, None);
+            let open = Open { id, kind: LIST, elements, headed, field: 0, attribute, value: true };
+            self.stack.push(open);
+            self.b.open(OPEN, 0, start, start + 1);
+            self.b.close();
+            return;
+        }
         let field = match self.next_place(LIST, b"(") {
             Some((field, _)) => field,
             None => 0,
@@ -488,7 +561,9 @@ impl<'f> Reader<'f> {
             self.b.node_mut(id).kind = k;
         }
         let id = self.b.open(LIST, flags::NAMED, start, self.src.len());
-        self.stack.push(Open { id, kind: LIST, elements: 0, headed: false, field });
+        let (elements, headed, attribute) = (0, false, None);
+        let open = Open { id, kind: LIST, elements, headed, field, attribute, value: false };
+        self.stack.push(open);
         self.b.open(OPEN, 0, start, start + 1);
         self.b.close();
     }
@@ -502,6 +577,7 @@ impl<'f> Reader<'f> {
             self.b.close();
             return;
         }
+        self.close_attribute();
         self.b.open(CLOSE, 0, at, at + 1);
         self.b.close();
         self.finish_list(at + 1);
@@ -510,6 +586,7 @@ impl<'f> Reader<'f> {
     /// Ends the innermost open list at `end`, and decides what may happen
     /// to it now that its kind and length are known.
     fn finish_list(&mut self, end: usize) {
+        self.close_attribute();
         let open = self.stack.pop().expect("an open list");
         let policy = &self.fe.tables.policy;
         let kind = match policy.kind(open.kind).declare {
@@ -519,8 +596,17 @@ impl<'f> Reader<'f> {
         let n = self.b.node_mut(open.id);
         n.kind = kind;
         n.end = end as u32;
-        self.place(open.id, open.field);
+        if !open.value {
+            self.place(open.id, open.field);
+            self.b.close();
+            return;
+        }
+        self.in_attribute(open.id);
         self.b.close();
+        if let Some((_, _, at)) = self.stack.last_mut().and_then(|o| o.attribute.as_mut()) {
+            *at = end;
+        }
+        self.close_attribute();
     }
 
     /// Gives the element `id` (of the innermost open list, or at the top

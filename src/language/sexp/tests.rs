@@ -1,5 +1,5 @@
 //! The S-expression front-end on small inputs: the tree's shape, heads and
-//! the kinds they name, what may be deleted or hoisted, each dialect's
+//! the kinds they name, attributes, what may be deleted or hoisted, each dialect's
 //! comments and strings, and the syntax errors of malformed input.
 
 use std::sync::Arc;
@@ -105,8 +105,9 @@ fn lists_heads_and_atoms() {
             "  list (f :k \"s\" $x)",
             "    ( (",
             "    head f",
-            "    keyword :k",
-            "    string \"s\"",
+            "    attribute :k \"s\"",
+            "      keyword :k",
+            "      string \"s\"",
             "    identifier $x",
             "    ) )",
         ]
@@ -139,6 +140,26 @@ fn a_declaring_head_names_its_kind_only_before_a_name() {
     assert_eq!(kinds, ["declaration", "list", "list"]);
     let name = tree.node(node(&tree, "f"));
     assert!(name.role & roles::NAME_PLACE != 0, "the declared name's place");
+}
+
+#[test]
+fn a_keyword_and_its_value_are_one_attribute_that_goes_whole() {
+    let tree = parse(SMT, "(! t :pattern ; c\n (f x) :weight 0 :named :k)");
+    let lines = shape(&tree);
+    assert_eq!(lines[5], "    attribute :pattern ; c\n (f x)");
+    assert_eq!(lines[7], "      comment ; c");
+    assert_eq!(lines[13], "    attribute :weight 0");
+    assert_eq!(lines[16], "    attribute :named");
+    assert_eq!(lines[18], "    attribute :k");
+    let weight = node(&tree, ":weight 0");
+    assert_eq!(tree.node(weight).action, Action::Delete);
+    assert_eq!(unparse(&tree, &[weight]), "(! t :pattern ; c\n (f x) :named :k)");
+    let zero = tree.node(node(&tree, "0"));
+    assert!(zero.action == Action::Keep && zero.has(flags::KEPT));
+    // an attribute still open at the end of the input ends there
+    let open = parse(SMT, "(a :k (b");
+    assert_eq!(open.error_count(), 2);
+    assert_eq!(unparse(&open, &[]), "(a :k (b");
 }
 
 #[test]
