@@ -224,6 +224,55 @@ pub(crate) struct GrammarData {
     /// below). Without it, locals stay where they are.
     #[serde(default)]
     pub globals: Option<GlobalsData>,
+
+    /// How an S-expression language is read (see `[sexp]` below): its
+    /// comments, strings and quoted symbols, and the list kinds named by
+    /// their head symbol. Only the S-expression front-end reads it.
+    #[serde(default)]
+    pub sexp: Option<SexpData>,
+}
+
+/// `[sexp]`: the reader of an S-expression language (SMT-LIB, WebAssembly
+/// text, Lisp-shaped data): lists, atoms, strings and comments, with the
+/// few lexical choices where the dialects differ.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SexpData {
+    /// What starts a comment to the end of the line (`;` in SMT-LIB, `;;`
+    /// in WebAssembly text). Without it, a `;` is part of an atom.
+    #[serde(default)]
+    pub line_comment: Option<String>,
+    /// The brackets of a block comment, which nest (`(;` and `;)` in
+    /// WebAssembly text, `#|` and `|#` in Common Lisp).
+    #[serde(default)]
+    pub block_comment: Option<[String; 2]>,
+    /// How a `"` stands inside a string: doubled (`""`, SMT-LIB), or after
+    /// a backslash (`\"`, the default), which escapes any character.
+    #[serde(default)]
+    pub escape: EscapeData,
+    /// Whether `|...|` is one atom, a quoted symbol that may hold spaces
+    /// and parentheses (SMT-LIB, Common Lisp). Without it, `|` is an atom's
+    /// character like any other.
+    #[serde(default)]
+    pub quoted_symbols: bool,
+    /// List kinds named after their head symbol: `kind = ["symbol", ...]`
+    /// makes a list whose first element is one of those symbols a node of
+    /// `kind` (SMT-LIB's `declaration` for `declare-fun`, `define-fun`),
+    /// which the other tables (`declare`, `keep`, `hoist`) may name. Other
+    /// lists are `list`s.
+    #[serde(default)]
+    pub heads: BTreeMap<String, Vec<String>>,
+}
+
+/// How a quote stands inside a string of an S-expression language.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum EscapeData {
+    /// `\"`; a backslash escapes the character after it.
+    #[default]
+    Backslash,
+    /// `""`; a backslash is a character like any other.
+    Double,
 }
 
 /// `[globals]`: a local variable made global, by coordinated deletion: its

@@ -6,7 +6,8 @@
 //! and how to build its front-end. Every front-end compiles its grammar data
 //! with the one compiler in [`tables`]. C, C++, JavaScript, JSON, Python
 //! and Rust are rows of the one generic tree-sitter front-end
-//! ([`treesitter`]); XML has its own on quick-xml ([`xml`]); and plain
+//! ([`treesitter`]); XML has its own on quick-xml ([`xml`]); SMT-LIB and
+//! other S-expression formats have our own reader ([`sexp`]); and plain
 //! text, lines then tokens ([`text`]), is the fallback for anything else. A
 //! set of files has its own front-end,
 //! [`forest`], made of its files' front-ends.
@@ -26,6 +27,7 @@ use crate::syntax::tree::Tree;
 
 pub(crate) mod forest;
 pub(crate) mod grammar;
+pub(crate) mod sexp;
 pub(crate) mod tables;
 pub(crate) mod text;
 pub(crate) mod treesitter;
@@ -194,6 +196,28 @@ pub static LANGUAGES: &[LangInfo] = &[
         build: |info| {
             treesitter::build(info, tree_sitter_rust::LANGUAGE.into(), tree_sitter_rust::NODE_TYPES)
         },
+    },
+    LangInfo {
+        name: "smt2",
+        extensions: &["smt2"],
+        grammar: ("grammars/smt2.toml", include_str!("../../grammars/smt2.toml")),
+        build: sexp::build,
+    },
+    LangInfo {
+        name: "wat",
+        // .wast: the spec tests' scripts, modules and assertions in the same syntax
+        extensions: &["wat", "wast"],
+        grammar: ("grammars/wat.toml", include_str!("../../grammars/wat.toml")),
+        build: sexp::build,
+    },
+    LangInfo {
+        name: "sexp",
+        // only its own extension: `.lisp`, `.scm`, `.el` and `.clj` are
+        // dialects with reader syntax of their own (`#\(`, `?\(`, `[ ]`)
+        // that their own tools read better; `--lang sexp` takes them
+        extensions: &["sexp"],
+        grammar: ("grammars/sexp.toml", include_str!("../../grammars/sexp.toml")),
+        build: sexp::build,
     },
     LangInfo {
         name: "xml",

@@ -577,7 +577,7 @@ mod tests {
         let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(help.contains(&format!("language: {} [default", language::names())), "{help}");
         assert!(
-            help.contains("backward for c, cpp, js, python, rust; forward for json, xml, text"),
+            help.contains("backward for c, cpp, js, python, rust, smt2, wat; forward for json, sexp, xml, text"),
             "{help}"
         );
     }

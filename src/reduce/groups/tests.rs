@@ -404,3 +404,29 @@ fn javascript_parameters_go_with_their_arguments() {
     assert!(g.iter().any(|o| o == &["a", "1"]), "{g:?}");
     assert!(g.iter().any(|o| o == &["b", "b", "2"]), "{g:?}");
 }
+
+#[test]
+fn an_smt_declaration_goes_with_every_command_that_uses_its_name() {
+    let g = texts(
+        "smt2",
+        "(declare-fun f (Int) Int)\n(declare-const x Int)\n(assert (> (f x) 0))\n(assert (= x 1))\n(check-sat)\n",
+    );
+    // x first (declared last): its uses take the commands around them, as
+    // every list is a call; then f, used as a head
+    assert_eq!(g[0], ["(declare-const x Int)", "(assert (> (f x) 0))", "(assert (= x 1))"]);
+    assert_eq!(g[1], ["(declare-fun f (Int) Int)", "(assert (> (f x) 0))"]);
+    assert_eq!(g.len(), 2, "{g:?}");
+}
+
+#[test]
+fn a_wasm_function_goes_with_the_top_level_forms_that_call_it_but_not_a_local() {
+    let g = texts(
+        "wat",
+        "(func $f (param $p i32) (local.get $p) (drop))\n(func $g (call $f (i32.const 1)))\n",
+    );
+    // the parameter's use is inside its own function: no group for it
+    assert_eq!(
+        g,
+        [["(func $f (param $p i32) (local.get $p) (drop))", "(func $g (call $f (i32.const 1)))"]]
+    );
+}

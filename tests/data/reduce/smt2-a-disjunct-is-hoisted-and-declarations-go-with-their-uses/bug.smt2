@@ -1,0 +1,20 @@
+(declare-fun ?store (Int Int Int) Int)
+(declare-fun ?select (Int Int) Int)
+(declare-fun ?PO (Int Int) Int)
+(declare-fun ?asChild (Int Int) Int)
+(assert (forall ((a Int) (i Int) (e Int))
+                (!
+                 (= (?select (?store a i e) i) e)
+                 :pattern (?store a i e)
+                 :weight 0)))
+(assert (forall ((a Int) (i Int) (j Int) (e Int))
+                (!
+                 (or (= i j) (= (?select (?store a i e) j) (?select a j)))
+                 :pattern (?select (?store a i e) j)
+                 :weight 0)))
+(assert (forall ((t0 Int) (t1 Int) (t2 Int))
+                (!
+                 (or (not (= (?PO t0 t1) 1))
+                     (not (= (?PO t1 t2) 1))
+                     (= (?PO t0 t2) 1))
+                 :pattern ((?PO t0 t1) (?PO t1 t2)))))
