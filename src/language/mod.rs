@@ -4,8 +4,8 @@
 //! [`LANGUAGES`] is the registry: one row per language with its name, file
 //! extensions, grammar data (`grammars/<lang>.toml`, format in [`grammar`])
 //! and how to build its front-end. Every front-end compiles its grammar data
-//! with the one compiler in [`tables`]. C, C++, JavaScript, JSON, Python,
-//! Rust and TypeScript are rows of the one generic tree-sitter front-end
+//! with the one compiler in [`tables`]. C, C++, Go, JavaScript, JSON,
+//! Python, Rust and TypeScript are rows of the one generic tree-sitter front-end
 //! ([`treesitter`]); XML has its own on quick-xml ([`xml`]); and plain
 //! text, lines then tokens ([`text`]), is the fallback for anything else. A
 //! set of files has its own front-end,
@@ -152,6 +152,14 @@ pub static LANGUAGES: &[LangInfo] = &[
         grammar: ("grammars/cpp.toml", include_str!("../../grammars/cpp.toml")),
         build: |info| {
             treesitter::build(info, tree_sitter_cpp::LANGUAGE.into(), tree_sitter_cpp::NODE_TYPES)
+        },
+    },
+    LangInfo {
+        name: "go",
+        extensions: &["go"],
+        grammar: ("grammars/go.toml", include_str!("../../grammars/go.toml")),
+        build: |info| {
+            treesitter::build(info, tree_sitter_go::LANGUAGE.into(), tree_sitter_go::NODE_TYPES)
         },
     },
     LangInfo {

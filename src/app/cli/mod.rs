@@ -168,8 +168,8 @@ pub struct Args {
 
     /// Run the language's formatter on the result as one more candidate,
     /// kept if the test still passes: clang-format for C and C++, prettier
-    /// for JavaScript and TypeScript, rustfmt for Rust (grammars/<lang>.toml,
-    /// `format`); it must be on the PATH.
+    /// for JavaScript and TypeScript, rustfmt for Rust, gofmt for Go
+    /// (grammars/<lang>.toml, `format`); it must be on the PATH.
     #[arg(long, help_heading = "Algorithm")]
     pub format: bool,
 
@@ -558,7 +558,7 @@ mod tests {
         assert!(help.contains(&format!("language: {} [default", language::names())), "{help}");
         assert!(
             help.contains(
-                "backward for c, cpp, js, python, rust, ts, tsx; forward for json, xml, text"
+                "backward for c, cpp, go, js, python, rust, ts, tsx; forward for json, xml, text"
             ),
             "{help}"
         );
