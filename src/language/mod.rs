@@ -4,10 +4,10 @@
 //! [`LANGUAGES`] is the registry: one row per language with its name, file
 //! extensions, grammar data (`grammars/<lang>.toml`, format in [`grammar`])
 //! and how to build its front-end. Every front-end compiles its grammar data
-//! with the one compiler in [`tables`]. C, C++, JavaScript, JSON, Python
-//! and Rust are rows of the one generic tree-sitter front-end
-//! ([`treesitter`]); XML has its own on quick-xml ([`xml`]); SMT-LIB and
-//! other S-expression formats have our own reader ([`sexp`]); and plain
+//! with the one compiler in [`tables`]. C, C++, Go, JavaScript, JSON,
+//! Python, Rust and TypeScript are rows of the one generic tree-sitter
+//! front-end ([`treesitter`]); XML has its own on quick-xml ([`xml`]);
+//! SMT-LIB and other S-expression formats have our own reader ([`sexp`]); and plain
 //! text, lines then tokens ([`text`]), is the fallback for anything else. A
 //! set of files has its own front-end,
 //! [`forest`], made of its files' front-ends.
@@ -157,6 +157,14 @@ pub static LANGUAGES: &[LangInfo] = &[
         },
     },
     LangInfo {
+        name: "go",
+        extensions: &["go"],
+        grammar: ("grammars/go.toml", include_str!("../../grammars/go.toml")),
+        build: |info| {
+            treesitter::build(info, tree_sitter_go::LANGUAGE.into(), tree_sitter_go::NODE_TYPES)
+        },
+    },
+    LangInfo {
         name: "js",
         extensions: &["js", "mjs", "cjs", "jsx"],
         grammar: ("grammars/js.toml", include_str!("../../grammars/js.toml")),
@@ -218,6 +226,33 @@ pub static LANGUAGES: &[LangInfo] = &[
         extensions: &["sexp"],
         grammar: ("grammars/sexp.toml", include_str!("../../grammars/sexp.toml")),
         build: sexp::build,
+    },
+    LangInfo {
+        name: "ts",
+        // .mts and .cts: ES and CommonJS modules
+        extensions: &["ts", "mts", "cts"],
+        grammar: ("grammars/ts.toml", include_str!("../../grammars/ts.toml")),
+        build: |info| {
+            treesitter::build(
+                info,
+                tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+                tree_sitter_typescript::TYPESCRIPT_NODE_TYPES,
+            )
+        },
+    },
+    LangInfo {
+        name: "tsx",
+        // TypeScript with JSX: its own grammar (`<T>x` is an element there,
+        // not a cast), the same data as `ts`
+        extensions: &["tsx"],
+        grammar: ("grammars/ts.toml", include_str!("../../grammars/ts.toml")),
+        build: |info| {
+            treesitter::build(
+                info,
+                tree_sitter_typescript::LANGUAGE_TSX.into(),
+                tree_sitter_typescript::TSX_NODE_TYPES,
+            )
+        },
     },
     LangInfo {
         name: "xml",

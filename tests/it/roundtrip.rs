@@ -85,6 +85,12 @@ fn malformed_and_odd_inputs_round_trip() {
         ("js", "function f( { return a?.b ?? c; }\n`unterminated"),
         ("python", "def f(a,:\n    if x:\n  return\n\tpass\nclass C:\n"),
         ("rust", "fn f( -> u8 { let x: = ; }\nimpl S {\n    fn g(&self) -> { 'a' }\n"),
+        ("go", "package p\nfunc f(a int, { x := ; if y { }\nvar v int =\n"),
+        ("ts", "interface I { a: ; b?: number | }\nfunction f<T>(x: T = ): { return <T>x }\n"),
+        (
+            "tsx",
+            "const e = <div a={1}>{x as number</div>;\nfunction g<T,>(y: T) { return <T>y; }\n",
+        ),
         ("xml", "<a><b></a></c><d x='1' y=2 z>text &undefined; <![CDATA[ x ]]>"),
         (
             "xml",

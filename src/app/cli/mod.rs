@@ -170,8 +170,8 @@ pub struct Args {
 
     /// Run the language's formatter on the result as one more candidate,
     /// kept if the test still passes: clang-format for C and C++, prettier
-    /// for JavaScript, rustfmt for Rust (grammars/<lang>.toml, `format`); it
-    /// must be on the PATH.
+    /// for JavaScript and TypeScript, rustfmt for Rust, gofmt for Go
+    /// (grammars/<lang>.toml, `format`); it must be on the PATH.
     #[arg(long, help_heading = "Algorithm")]
     pub format: bool,
 
@@ -577,7 +577,9 @@ mod tests {
         let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(help.contains(&format!("language: {} [default", language::names())), "{help}");
         assert!(
-            help.contains("backward for c, cpp, js, python, rust, smt2, wat; forward for json, sexp, xml, text"),
+            help.contains(
+                "backward for c, cpp, go, js, python, rust, smt2, wat, ts, tsx; forward for json, sexp, xml, text"
+            ),
             "{help}"
         );
     }
