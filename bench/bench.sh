@@ -16,6 +16,10 @@
 #   BENCH_MAX_S  cap per treereduce run, seconds (default 240; it writes
 #              nothing when cut off)
 #   BENCH_OUT  directory for results (default: a temporary one, printed)
+#   AGAIN=1    run hdd once more on each of its results (same test, same
+#              arguments) and add a column: its tests, and whether the
+#              result stayed byte for byte the same (a run should end at a
+#              fixpoint)
 #
 # hdd's test count comes from its --stats-json; a peer's is counted by a
 # wrapper around the oracle, so it includes the peer's own check of the
@@ -77,8 +81,30 @@ bytes() {
   if [ -d "$1" ]; then find "$1" -type f -exec cat {} + | wc -c; else wc -c < "$1"; fi
 }
 
-echo "| case | input B | tests | final B | wall s | overhead s | interesting |"
-echo "|---|---:|---:|---:|---:|---:|---|"
+if [ -n "${AGAIN:-}" ]; then
+  echo "| case | input B | tests | final B | wall s | overhead s | interesting | hdd again |"
+  echo "|---|---:|---:|---:|---:|---:|---|---|"
+else
+  echo "| case | input B | tests | final B | wall s | overhead s | interesting |"
+  echo "|---|---:|---:|---:|---:|---:|---|"
+fi
+
+# hdd once more on result $1 of case dir $2 (input name $3), in $4; prints
+# "N t, same" or "N t, to B bytes".
+again() {
+  local result=$1 dir=$2 input=$3 work=$4 name=()
+  [ -d "$result" ] || name=(--name "$input")
+  rm -rf "$work/again"
+  "$bin" "${langarg[@]}" "${name[@]}" --test "$dir/test.sh" "$result" -o "$work/again" \
+    --stats-json "$work/again.json" -q "${args[@]}" > "$work/again.log" 2>&1 || true
+  local t
+  t=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["tests"])' "$work/again.json" 2>/dev/null || echo "?")
+  if diff -r "$result" "$work/again" > /dev/null 2>&1; then
+    echo "$t t, same"
+  else
+    echo "$t t, to $(bytes "$work/again") B"
+  fi
+}
 for c in "${cases[@]}"; do
   dir=$corpora/$c
   input=$(sed -n 's/^input=//p' "$dir/case.env")
@@ -120,8 +146,12 @@ print(s["tests"], s["wall_time"], round(s["overhead_time"], 1))' "$work/stats.js
   cwd=$check; [ -d "$check/$input" ] && cwd=$check/$input
   if (cd "$cwd" && "$dir/test.sh" "$check/$input") > /dev/null 2>&1; then ok=yes; fi
   rm -rf "$check"
-  printf '| %s | %s | %s | %s | %.1f | %s | %s |\n' "$c" "$(bytes "$dir/$input")" \
-    "$tests" "$(bytes "$result")" "$wall" "$overhead" "$ok"
+  extra=
+  if [ -n "${AGAIN:-}" ] && [ "$reducer" = hdd ]; then
+    extra=" $(again "$result" "$dir" "$input" "$work") |"
+  fi
+  printf '| %s | %s | %s | %s | %.1f | %s | %s |%s\n' "$c" "$(bytes "$dir/$input")" \
+    "$tests" "$(bytes "$result")" "$wall" "$overhead" "$ok" "$extra"
 done
 echo
 echo "results: $out"

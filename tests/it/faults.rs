@@ -541,7 +541,7 @@ fn regression_a_set_deeper_than_path_max_gets_its_result_directory() {
     assert_eq!(
         out,
         "exit 0\nexit 0\nexit 0\n.:\nf.sh\nfiles\nsrc\nsrc.orig\nsrc.reduced\nt.sh\ntwo\n\nfiles:\na.c\n\
-         needle;\nneedle;\nint a;\nint needle;\nneedle;\n keep;\n keep;\nint b;\nint keep;\n",
+         needle;\nneedle;\nint a;\nint needle;\nneedle;\nkeep;\nkeep;\nint b;\nint keep;\n",
         "{err}"
     );
 }
