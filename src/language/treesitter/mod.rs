@@ -47,17 +47,24 @@ struct Opened {
     kind: u16,
     field: u16,
     ts: usize,
+    /// Where its last child so far ends (its start before one).
+    last_end: usize,
 }
 
 impl Walk {
     fn open(&mut self, b: &mut TreeBuilder, node: Opened, flags: u8, span: (usize, usize)) {
         let id = b.open(node.kind, flags, span.0, span.1);
-        self.open.push(Opened { id, ..node });
+        self.open.push(Opened { id, last_end: span.0, ..node });
     }
 
     fn close(&mut self, b: &mut TreeBuilder) {
         b.close();
-        self.open.pop();
+        if let Some(closed) = self.open.pop() {
+            let end = b.node(closed.id).end as usize;
+            if let Some(parent) = self.open.last_mut() {
+                parent.last_end = end;
+            }
+        }
     }
 
     /// Moves `cursor` to the next node in preorder after the current one's
@@ -82,16 +89,10 @@ impl Walk {
     /// Before a child in `field` of the innermost open node opens: when
     /// that node continues a chain (grammar data `[[chain]]`: it is in a
     /// link in the chain's field of a node of its own kind), it and its
-    /// link end at `end`, the end of its children so far, and the child
-    /// opens under the node before them, beside the link: so every link
-    /// of the chain is a child of its first node, in order.
-    fn unnest(
-        &mut self,
-        b: &mut TreeBuilder,
-        chains: &HashSet<(u16, u16, u16)>,
-        field: u16,
-        end: usize,
-    ) {
+    /// link end where its children so far end, and the child opens under
+    /// the node before them, beside the link: so every link of the chain
+    /// is a child of its first node, in order.
+    fn unnest(&mut self, b: &mut TreeBuilder, chains: &HashSet<(u16, u16, u16)>, field: u16) {
         let [.., head, link, node] = self.open[..] else { return };
         if node.kind != head.kind
             || link.field != field
@@ -99,6 +100,7 @@ impl Walk {
         {
             return;
         }
+        let end = node.last_end;
         for id in [node.id, link.id] {
             b.node_mut(id).end = end as u32;
             self.close(b);
@@ -204,9 +206,8 @@ impl TreeSitterFrontend {
             }
             let end = end.min(limit);
             let field = cursor.field_id().map_or(0, |f| f.get());
-            if field != 0 {
-                let before = node.prev_sibling().map_or(start, |p| p.end_byte() + offset);
-                walk.unnest(b, &self.tables.chains, field, before);
+            if field != 0 && !self.tables.chains.is_empty() {
+                walk.unnest(b, &self.tables.chains, field);
             }
             let parent = b.current().map(|p| b.node(p).clone());
             let root = body && cursor.depth() == 0;
@@ -222,7 +223,7 @@ impl TreeSitterFrontend {
                 action = Action::Keep;
             }
             let kind = if node.is_error() { ERROR_KIND } else { node.kind_id() };
-            let opened = Opened { id: NodeId(0), kind, field, ts: node.id() };
+            let opened = Opened { id: NodeId(0), kind, field, ts: node.id(), last_end: start };
             walk.open(b, opened, f, (start, end));
             let id = b.current().expect("just opened");
             let n = b.node_mut(id);
