@@ -80,8 +80,8 @@ fn broken_pipe(err: &anyhow::Error) -> bool {
 fn run(args: Args) -> anyhow::Result<u8> {
     let (quiet, allow_empty) = (args.quiet, args.allow_empty);
     let stats_json = args.stats_json.clone();
-    // a stopped run says how to go on from its result, for one file
-    let one_file = (args.files.len() == 1 && !args.file().is_dir()).then(|| args.file().to_owned());
+    // a stopped run says how to go on from its result
+    let given = args.files.clone();
     let config = args.into_config()?;
     // what a test leaves behind is re-parented to hdd, which ends it
     hdd::os::adopt_orphans();
@@ -94,12 +94,10 @@ fn run(args: Args) -> anyhow::Result<u8> {
     }
     print_summary(&config.input, &summary, quiet);
     if !quiet {
-        let go_on = one_file.as_deref().and_then(|input| {
-            let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
-            app::continue_command(&argv, input, &summary.output)
-        });
-        print_stop(&summary, go_on.as_deref());
-        if one_file.is_some() {
+        let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+        let resume = app::Resume::of(&config, &given, &summary.output);
+        print_stop(&summary, app::continue_command(&argv, &resume).as_deref());
+        if config.set.is_none() {
             print_result(&summary.output);
         }
     }

@@ -26,6 +26,6 @@ pub(crate) mod values;
 pub use cli::{completions, man_page, parse, Args};
 pub use config::Config;
 pub use error::{code_of, exit, Fatal};
-pub use resume::continue_command;
+pub use resume::{continue_command, Resume};
 pub use session::{dump_tree, reduce, Ended, Summary};
 pub use shown::shown;

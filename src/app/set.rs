@@ -18,12 +18,14 @@
 //! the include path). The candidate's bytes are the reduced files' texts
 //! joined by [`forest::SEPARATOR`], in the set's order.
 
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Result;
 
 use super::error::Fatal;
+use super::resume;
 use crate::app::shown::shown;
 use crate::language::{self, LangInfo};
 use crate::oracle::runner::{Layout, SetLayout};
@@ -44,6 +46,10 @@ pub struct FileSet {
     pub links: Vec<(PathBuf, PathBuf)>,
     /// A directory was given (the test gets its path), not files.
     pub is_dir: bool,
+    /// The directory's name in the test's private copy: its own (of `.`,
+    /// the name of the directory it is), as a file's is (`proj.reduced`
+    /// is tested as `proj`); `--name` sets another.
+    pub name: OsString,
 }
 
 impl FileSet {
@@ -69,7 +75,8 @@ impl FileSet {
                 shown(&dir)
             )));
         }
-        Ok(FileSet { root: dir.to_path_buf(), files, copied, links, is_dir: true })
+        let name = test_name(dir);
+        Ok(FileSet { root: dir.to_path_buf(), files, copied, links, is_dir: true, name })
     }
 
     /// The set for several files.
@@ -102,7 +109,8 @@ impl FileSet {
             .collect();
         files.sort_by(|a, b| a.0.cmp(&b.0));
         files.dedup_by(|a, b| a.0 == b.0);
-        Ok(FileSet { root, files, copied: Vec::new(), links: Vec::new(), is_dir: false })
+        let name = test_name(&root);
+        Ok(FileSet { root, files, copied: Vec::new(), links: Vec::new(), is_dir: false, name })
     }
 
     /// The reduced files' texts, joined as a candidate is.
@@ -123,11 +131,6 @@ impl FileSet {
         self.files.iter().map(|(_, l)| *l).collect()
     }
 
-    /// The directory's name in the test's private copy.
-    pub fn dir_name(&self) -> std::ffi::OsString {
-        self.root.file_name().map_or_else(|| "input".into(), |n| n.to_os_string())
-    }
-
     /// How the runner lays a candidate out.
     pub fn layout(&self) -> Result<Layout> {
         let copied = self
@@ -136,7 +139,7 @@ impl FileSet {
             .map(|rel| Ok((rel.clone(), Arc::from(read(&self.root.join(rel))?))))
             .collect::<Result<_>>()?;
         Ok(Layout::Set(SetLayout {
-            dir: self.dir_name(),
+            dir: self.name.clone(),
             files: self.files.iter().map(|(rel, _)| rel.clone()).collect(),
             copied,
             links: self.links.clone(),
@@ -167,7 +170,7 @@ impl FileSet {
     /// A shell command that runs the test the way hdd does, for the user.
     pub fn reproduction(&self, test: &str, quote: impl Fn(&str) -> String) -> String {
         let root = std::fs::canonicalize(&self.root).unwrap_or_else(|_| self.root.clone());
-        let name = quote(&self.dir_name().to_string_lossy());
+        let name = quote(&self.name.to_string_lossy());
         let root = quote(&root.to_string_lossy());
         if self.is_dir {
             return format!(
@@ -183,6 +186,15 @@ impl FileSet {
             args.join(" ")
         )
     }
+}
+
+/// The name a test knows the directory `root` by: its own, or of `.` and
+/// `..` the name of the directory they are, with a `.reduced` taken out.
+fn test_name(root: &Path) -> OsString {
+    let absolute = dir::absolute(root).unwrap_or_else(|_| root.to_path_buf());
+    let named = if root.file_name().is_some() { root } else { &absolute };
+    let own = named.file_name().unwrap_or(OsStr::new("input"));
+    resume::original_name(own)
 }
 
 /// The language a file of a set is reduced in: by extension, else text.

@@ -575,12 +575,13 @@ fn regression_a_tiny_result_is_not_reduced_by_100_percent() {
     assert!(err.contains(" to 7 bytes (-99.98%)"), "{err}");
 }
 
-/// A run of `test` on `bug.c` in `dir`, as a user types it there, stopped
-/// by `--max-time`: its stderr, and the command it says goes on.
-fn stopped_run(dir: &std::path::Path, extra: &[&str]) -> (String, String) {
+/// A run of `./t.sh` on `inputs` in `dir`, as a user types it there,
+/// stopped by `--max-time`: its stderr, and the command it says goes on.
+fn stopped_run(dir: &std::path::Path, inputs: &[&str], extra: &[&str]) -> (String, String) {
     let out = run(hdd()
         .current_dir(dir)
-        .args(["-j1", "--max-time", "1500ms", "-t", "./t.sh", "bug.c"])
+        .args(["-j1", "--max-time", "1500ms", "-t", "./t.sh"])
+        .args(inputs)
         .args(extra));
     assert!(out.status.success(), "{}", stderr(&out));
     let err = stderr(&out);
@@ -598,17 +599,17 @@ fn regression_a_stopped_run_says_where_and_how_to_go_on() {
     let body = "sleep 0.5\n[ \"$(basename \"$1\")\" = bug.c ] && grep -q needle \"$1\"";
     script(&dir.path().join("t.sh"), body);
     let hdd_path = env!("CARGO_BIN_EXE_hdd");
-    // the result beside the input has another name: --name gives the input's
-    let (_, command) = stopped_run(dir.path(), &[]);
-    assert_eq!(
-        command,
-        format!("{hdd_path} -j1 --max-time 1500ms -t ./t.sh --name bug.c bug.reduced.c")
-    );
+    // the result beside the input: a run on it tests it as bug.c
+    let (_, command) = stopped_run(dir.path(), &["bug.c"], &[]);
+    assert_eq!(command, format!("{hdd_path} -j1 --max-time 1500ms -t ./t.sh bug.reduced.c"));
     let out = run(std::process::Command::new("sh").arg("-c").arg(&command).current_dir(dir.path()));
     assert!(out.status.success(), "{command}: {}", stderr(&out));
+    // one of another name: --name gives the input's
+    let (_, command) = stopped_run(dir.path(), &["bug.c"], &["-o", "r.c"]);
+    assert_eq!(command, format!("{hdd_path} -j1 --max-time 1500ms -t ./t.sh --name bug.c r.c"));
     // one of the same name: the command runs, and reduces further
     fs::create_dir(dir.path().join("out")).expect("mkdir");
-    let (err, command) = stopped_run(dir.path(), &["-o", "out/bug.c"]);
+    let (err, command) = stopped_run(dir.path(), &["bug.c"], &["-o", "out/bug.c"]);
     assert_eq!(command, format!("{hdd_path} -j1 --max-time 1500ms -t ./t.sh out/bug.c"));
     // a short result is printed under the summary
     let result = fs::read_to_string(dir.path().join("out/bug.c")).expect("result");
@@ -624,6 +625,38 @@ fn regression_a_stopped_run_says_where_and_how_to_go_on() {
     let further = fs::read_to_string(dir.path().join("out/bug.reduced.c")).expect("result");
     assert!(further.contains("needle") && further.len() <= result.len(), "{further}");
     assert_eq!(fs::read_to_string(&input).expect("input"), C_INPUT);
+}
+
+#[test]
+fn a_stopped_run_of_a_directory_or_of_files_says_how_to_go_on() {
+    // only a run of one file said how to go on; a run on `proj.reduced`
+    // showed the test a directory of that name
+    let dir = scratch();
+    fs::create_dir_all(dir.path().join("proj/inc")).expect("mkdir");
+    fs::write(dir.path().join("proj/bug.c"), C_INPUT).expect("write");
+    fs::write(dir.path().join("proj/inc/u.h"), "int u(void);\nint needle2;\n").expect("write");
+    // (the working directory is the set's copy, both for a directory and files)
+    let body =
+        "sleep 0.5\n[ \"$(basename \"$(pwd)\")\" = proj ] && grep -rq needle2 . && grep -rq puts .";
+    script(&dir.path().join("t.sh"), body);
+    let hdd_path = env!("CARGO_BIN_EXE_hdd");
+    let go_on = |command: &str| {
+        let out =
+            run(std::process::Command::new("sh").arg("-c").arg(command).current_dir(dir.path()));
+        assert!(out.status.success(), "{command}: {}", stderr(&out));
+    };
+    // a directory, with the trailing slash of a shell's completion
+    let (_, command) = stopped_run(dir.path(), &["proj/"], &[]);
+    assert_eq!(command, format!("{hdd_path} -j1 --max-time 1500ms -t ./t.sh proj.reduced"));
+    go_on(&command);
+    assert!(dir.path().join("proj.reduced.reduced/bug.c").is_file());
+    // files: each becomes its result; the test still sees them in `proj`
+    let (_, command) = stopped_run(dir.path(), &["proj/bug.c", "proj/inc/u.h"], &["-o", "out"]);
+    assert_eq!(
+        command,
+        format!("{hdd_path} -j1 --max-time 1500ms -t ./t.sh --name proj out/bug.c out/inc/u.h")
+    );
+    go_on(&command);
 }
 
 #[test]

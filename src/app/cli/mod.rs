@@ -3,6 +3,7 @@
 //! Nothing below this module sees clap types. Validation turns every mistake a
 //! user can make into one clear line with exit code 2 ([`Fatal::usage`]).
 
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -11,6 +12,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 
 use super::config::Config;
 use super::error::Fatal;
+use super::resume;
 use super::set::FileSet;
 use super::values::{parse_duration, parse_grace};
 use crate::language::{self, LangInfo};
@@ -99,9 +101,10 @@ pub struct Args {
     #[arg(short, long, value_name = "PATH", help_heading = "Input and output")]
     pub output: Option<PathBuf>,
 
-    /// The candidate's file name in the test's directory [default: the
-    /// input's; X.EXT for an input named X.reduced.EXT, so that a run on a
-    /// result tests it under the original's name].
+    /// The candidate's file name in the test's directory (of a directory or
+    /// several files, their directory's name) [default: the input's; X.EXT
+    /// for an input named X.reduced.EXT, so that a run on a result tests it
+    /// under the original's name].
     #[arg(long, value_name = "NAME", help_heading = "Input and output")]
     pub name: Option<PathBuf>,
 
@@ -272,29 +275,20 @@ pub fn parse() -> Args {
     Args::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit())
 }
 
-/// The candidate's file name in the test's directory: `--name`, else the
-/// input's, with a `.reduced` before the extension taken out (`bug.reduced.c`
-/// is tested as `bug.c`, the name the test knew).
-fn candidate_name(input: &Path, name: Option<&Path>) -> Result<std::ffi::OsString> {
-    if let Some(name) = name {
-        let one = name.components().count() == 1 && name.file_name().is_some();
-        if !one {
-            return Err(Fatal::usage(format!(
-                "--name {}: a file name, without a directory",
-                shown(&name)
-            )));
-        }
-        return Ok(name.as_os_str().to_os_string());
+/// The candidate's file name in the test's directory (of a set, its
+/// directory's name): `--name`, else `own` with a `.reduced` before the
+/// extension taken out (`bug.reduced.c` is tested as `bug.c`, the name the
+/// test knew).
+fn candidate_name(own: &OsStr, name: Option<&Path>) -> Result<OsString> {
+    let Some(name) = name else { return Ok(resume::original_name(own)) };
+    let one = name.components().count() == 1 && name.file_name().is_some();
+    if !one {
+        return Err(Fatal::usage(format!(
+            "--name {}: a file name, without a directory",
+            shown(&name)
+        )));
     }
-    let own = input.file_name().map_or_else(|| "input".into(), |n| n.to_os_string());
-    let Some(text) = own.to_str() else { return Ok(own) };
-    let original = match text.rsplit_once(".reduced") {
-        Some((stem, rest)) if !stem.is_empty() && (rest.is_empty() || rest.starts_with('.')) => {
-            format!("{stem}{rest}")
-        }
-        _ => return Ok(own),
-    };
-    Ok(original.into())
+    Ok(name.as_os_str().to_os_string())
 }
 
 /// A completion script for `shell`, from the command line's definition.
@@ -391,12 +385,15 @@ impl Args {
         let output = self.output_path(&input, set.is_some());
         let jobs = self.jobs()?;
         self.check_written(&output, &input, &test, set.is_some())?;
-        let name = match &set {
-            Some(_) if self.name.is_some() => {
-                return Err(Fatal::usage("--name takes one file; a set's files keep their names"));
+        let (set, name) = match set {
+            Some(mut set) => {
+                set.name = candidate_name(&set.name, self.name.as_deref())?;
+                (Some(set), None)
             }
-            Some(_) => None,
-            None => Some(candidate_name(&input, self.name.as_deref())?),
+            None => {
+                let own = input.file_name().unwrap_or(OsStr::new("input"));
+                (None, Some(candidate_name(own, self.name.as_deref())?))
+            }
         };
         let format = if self.format { Some(formatter(lang, &input, set.is_some())?) } else { None };
         let launcher = self.launcher.as_deref().map(check_launcher).transpose()?;
