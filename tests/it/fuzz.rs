@@ -7,10 +7,11 @@
 //! inside a multi-byte character; byte flips; runs of bytes inserted or
 //! deleted; lines duplicated or deleted; deep nesting; a byte order mark;
 //! ISO-8859-1 or UTF-16 with an XML declaration; CRLF line ends; one huge
-//! line; NUL bytes; bytes that are not UTF-8), and feeds the mutant to every
-//! front-end of the registry, its own language's and every other one (a C
-//! file fed to the JSON front-end must not panic either). For each it checks
-//! what the reducer relies on:
+//! line; NUL bytes; bytes that are not UTF-8), and feeds the mutant to its
+//! own language's front-end and to others (a C file fed to the JSON
+//! front-end must not panic either): in the sweep a few others in turn, in
+//! the random rounds every one. For each it checks what the reducer relies
+//! on:
 //!
 //! - parsing does not panic, and gives a well-formed tree;
 //! - the round trip is exact (unparsing with everything kept gives the
@@ -163,6 +164,29 @@ fn inputs() -> Vec<Input> {
 /// Every front-end of the registry, with its name.
 fn frontends() -> Vec<(&'static str, Box<dyn Frontend>)> {
     LANGUAGES.iter().map(|l| (l.name, l.frontend().expect("front-end"))).collect()
+}
+
+/// Front-ends besides the input's own that a round of the sweep feeds its
+/// mutant to: each round others, in turn, so that over the sweep every
+/// front-end gets mutants of many languages, and the sweep's cost grows
+/// with the inputs, not with the inputs times the languages.
+const SWEEP_FOREIGN: usize = 3;
+
+/// The front-ends round `round` feeds a mutant of a `lang` input to: in the
+/// sweep its own and [`SWEEP_FOREIGN`] others in turn, after it every one.
+fn frontends_of<'a>(
+    fes: &'a [(&'static str, Box<dyn Frontend>)],
+    lang: &str,
+    round: u64,
+    sweep: bool,
+) -> Vec<&'a (&'static str, Box<dyn Frontend>)> {
+    if !sweep {
+        return fes.iter().collect();
+    }
+    let others: Vec<_> = fes.iter().filter(|(l, _)| *l != lang).collect();
+    let first = round as usize * SWEEP_FOREIGN;
+    let turn = (0..SWEEP_FOREIGN.min(others.len())).map(|k| others[(first + k) % others.len()]);
+    fes.iter().filter(|(l, _)| *l == lang).chain(turn).collect()
 }
 
 // ---------------------------------------------------------------------------
@@ -753,7 +777,7 @@ fn fuzz_every_input_mutated_through_every_frontend() {
             eprintln!("round {round}: {}, {mutation}: {}", inputs[input].name, saved.display());
         }
         let mut found = Vec::new();
-        for (lang, fe) in &fes {
+        for (lang, fe) in frontends_of(&fes, inputs[input].lang, round, round < sweep) {
             if let Err(error) = check(fe.as_ref(), true, &base, &text, &mut rng) {
                 let saved = save(&settings, round, &inputs[input].name, &text);
                 found.push(Failure {
