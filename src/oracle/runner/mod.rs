@@ -40,6 +40,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
+use crate::os::dir::remove_all;
 use crate::os::reaper::{self, ProcessTree, Registry};
 use crate::os::scratch;
 use crate::os::stop::{Cancel, Stop};
@@ -236,7 +237,7 @@ impl Runner {
         let result = self.run_in(&dir, n, text, absent, capture, cancel);
         match empty_run_dir(&dir) {
             Ok(()) => self.free.lock().expect("run dir pool").push(dir),
-            Err(_) => drop(fs::remove_dir_all(&dir)),
+            Err(_) => drop(remove_all(&dir)),
         }
         result
     }
@@ -413,15 +414,16 @@ impl Drop for Runner {
 
 /// Empties run directory `dir` for the next run: removes everything the
 /// test left in its working directory and its `TMPDIR`, the candidate too
-/// (the test may have changed it in any way). An error leaves the
-/// directory unfit for reuse; the caller removes it.
+/// (the test may have changed it in any way), also directories the test
+/// made unreadable ([`remove_all`]). An error leaves the directory
+/// unfit for reuse; the caller removes it.
 fn empty_run_dir(dir: &Path) -> std::io::Result<()> {
     for sub in ["work", "tmp"] {
         for entry in fs::read_dir(dir.join(sub))? {
             let entry = entry?;
             // the type of the entry itself: a link is removed, never followed
             match entry.file_type()?.is_dir() {
-                true => fs::remove_dir_all(entry.path())?,
+                true => remove_all(&entry.path())?,
                 false => fs::remove_file(entry.path())?,
             }
         }
