@@ -269,6 +269,51 @@ pub(crate) fn entries(path: &Path) -> io::Result<Vec<(OsString, Kind)>> {
     Ok(out)
 }
 
+/// Removes the directory `path` and everything in it, as
+/// [`fs::remove_dir_all`] (a link is removed, never followed), also where a
+/// test took the permissions away from directories it made (`chmod 000`).
+/// Root passes every permission check, any other user does not: the first
+/// removal fails, the owner's read, write and search permissions are given
+/// back to every directory below `path` that hdd's user owns, and the
+/// removal is tried again. Directories of other owners are left as they
+/// are: hdd only ever removes its own directories this way.
+pub(crate) fn remove_all(path: &Path) -> io::Result<()> {
+    match fs::remove_dir_all(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => {
+            give_back(path);
+            fs::remove_dir_all(path)
+        }
+        done => done,
+    }
+}
+
+/// Gives the owner read, write and search permission on the directory
+/// `path` and on every directory below it, where hdd's user owns them;
+/// links are not followed. A directory is opened only once it is readable,
+/// so this goes down as far as the permissions given back let it.
+fn give_back(path: &Path) {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    let mut todo = vec![path.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        let Ok(meta) = fs::symlink_metadata(&dir) else { continue };
+        if !meta.is_dir() || meta.uid() != me {
+            continue;
+        }
+        let mode = meta.permissions().mode();
+        if mode & 0o700 != 0o700 {
+            let _ = fs::set_permissions(&dir, fs::Permissions::from_mode(mode | 0o700));
+        }
+        let Ok(entries) = fs::read_dir(&dir) else { continue };
+        for entry in entries.flatten() {
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                todo.push(entry.path());
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,5 +339,22 @@ mod tests {
             assert!(fits(&p), "{}", p.display());
         }
         assert_eq!(pieces(&deep).iter().collect::<PathBuf>(), deep);
+    }
+
+    #[test]
+    fn a_tree_whose_directories_lost_their_permissions_is_removed() {
+        use std::os::unix::fs::PermissionsExt;
+        let top = tempfile::tempdir().expect("tempdir");
+        let root = top.path().join("run");
+        fs::create_dir_all(root.join("work/locked/inner")).expect("mkdir");
+        fs::write(root.join("work/locked/inner/f"), "x").expect("write");
+        std::os::unix::fs::symlink(top.path(), root.join("work/link")).expect("link");
+        for d in ["work/locked/inner", "work/locked", "work"] {
+            fs::set_permissions(root.join(d), fs::Permissions::from_mode(0o000)).expect("chmod");
+        }
+        remove_all(&root).expect("removed");
+        assert!(!root.exists());
+        assert!(top.path().is_dir(), "a link was followed");
+        assert_eq!(remove_all(&root).map_err(|e| e.kind()), Err(io::ErrorKind::NotFound));
     }
 }

@@ -8,6 +8,9 @@
 //! directories of other machines, whose pids mean nothing here). Before making
 //! its own, hdd removes every `hdd-*` directory next to it whose owner, on
 //! this host, is gone. A directory without a readable `owner` is left alone.
+//! Removing a session directory gives hdd's user back the permissions a
+//! test took from the directories it made ([`remove_all`]), so a test's
+//! `chmod 000` leaves nothing behind for a user other than root either.
 //!
 //! A parent so deep that a run's paths below it would not fit in
 //! `PATH_MAX` is reached through a [`Dir`] of it that the tests inherit:
@@ -21,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use super::dir::{Dir, PATH_MAX};
+use super::dir::{remove_all, Dir, PATH_MAX};
 
 /// The name of the file that says who owns a session directory.
 pub(crate) const OWNER: &str = "owner";
@@ -41,6 +44,14 @@ impl Session {
     /// The session directory: its real path, or `/proc/self/fd/N/hdd-XXXX`.
     pub(crate) fn path(&self) -> &Path {
         self.dir.path()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        // before `TempDir` tries: a directory a test made unreadable stops
+        // its plain removal for any user but root
+        let _ = remove_all(self.dir.path());
     }
 }
 
@@ -125,7 +136,7 @@ pub(crate) fn remove_stale(parent: &Path) {
             continue;
         };
         if owner.host == here && !owner.alive() {
-            let _ = fs::remove_dir_all(&dir);
+            let _ = remove_all(&dir);
         }
     }
 }

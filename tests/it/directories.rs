@@ -93,3 +93,63 @@ fn regression_in_place_on_a_directory_holding_a_fifo_does_not_hang() {
     let result = fs::read_to_string(proj.join("main.c")).expect("result");
     assert!(result.contains("needle") && result.len() < 30, "{result:?}");
 }
+
+#[test]
+fn regression_a_set_s_copy_is_kept_between_tests_only_as_hdd_made_it() {
+    // each test used to get its whole copy written anew (and removed after
+    // it), which cost far more than a quick test on hundreds of files; now
+    // a file that did not change stays, so its inode and time stay too.
+    // Whatever a test does to its copy must still never reach the next.
+    let dir = scratch();
+    let proj = dir.path().join("proj");
+    fs::create_dir_all(proj.join("sub")).expect("mkdir");
+    let text: String = (0..10).map(|i| format!("int v{i} = {i};\n")).collect();
+    fs::write(proj.join("main.c"), text.clone() + "int needle;\n").expect("write");
+    fs::write(proj.join("sub/b.c"), &text).expect("write");
+    fs::write(proj.join("same.bin"), b"\0never changes\n").expect("write");
+    fs::write(proj.join("spoilt.bin"), b"\0spoilt by each test\n").expect("write");
+    let sentinel = dir.path().join("sentinel");
+    fs::write(&sentinel, "outside\n").expect("write");
+    let (log, seen) = (dir.path().join("log"), dir.path().join("seen"));
+    let test = script(
+        &dir.path().join("t.sh"),
+        &format!(
+            "log={log}\n\
+             [ -e a.out ] && echo 'a.out left' >> $log\n\
+             [ -L sub/b.c ] && echo 'a link left' >> $log\n\
+             [ -e sub/obj ] && echo 'a directory left' >> $log\n\
+             cmp -s spoilt.bin {orig}/spoilt.bin || echo 'spoilt.bin kept' >> $log\n\
+             [ ! -d sub ] || [ \"$(stat -c %a sub)\" = \"$(stat -c %a {orig}/sub)\" ] || echo 'a mode kept' >> $log\n\
+             stat -c '%i %y' same.bin >> {seen}\n\
+             echo junk >> spoilt.bin; touch a.out; mkdir -p sub/obj; chmod 700 sub\n\
+             rm -f sub/b.c; ln -s {sentinel} sub/b.c\n\
+             grep -q needle main.c",
+            log = log.display(),
+            orig = proj.display(),
+            seen = seen.display(),
+            sentinel = sentinel.display()
+        ),
+    );
+    // -j 1: one run directory, reused by every test (at the end, a file
+    // the test does not need is left out, sub/b.c and its directory too)
+    let out = run(hdd().arg("-t").arg(&test).arg(&proj).args(["-j1", "-q"]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        fs::read_to_string(&log).unwrap_or_default(),
+        "",
+        "what a test left reached the next"
+    );
+    assert_eq!(
+        fs::read_to_string(&sentinel).expect("sentinel"),
+        "outside\n",
+        "written through a link"
+    );
+    let seen = fs::read_to_string(&seen).expect("the tests ran");
+    let mut stamps: Vec<&str> = seen.lines().collect();
+    let tests = stamps.len();
+    stamps.dedup();
+    assert!(tests > 3, "too few tests: {tests}");
+    assert_eq!(stamps.len(), 1, "a file no candidate changes was written again: {seen}");
+    let result = fs::read_to_string(dir.path().join("proj.reduced/main.c")).expect("result");
+    assert!(result.contains("needle") && result.len() < 30, "{result:?}");
+}

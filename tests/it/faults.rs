@@ -5,6 +5,7 @@
 //! temporary file or lock beside the output, no test process.
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -165,6 +166,8 @@ fn regression_in_place_never_overwrites_an_edit_made_during_the_run() {
     let input = dir.path().join("bug.c");
     let original = many_lines();
     fs::write(&input, &original).expect("write");
+    // readable by others: the result saved beside the file must be too
+    fs::set_permissions(&input, fs::Permissions::from_mode(0o644)).expect("chmod");
     let test = script(&dir.path().join("t.sh"), "sleep 0.1\ngrep -q needle \"$1\"");
     let child = hdd()
         .arg("-t")
@@ -187,6 +190,8 @@ fn regression_in_place_never_overwrites_an_edit_made_during_the_run() {
     let side = dir.path().join("bug.reduced.c");
     let best = fs::read_to_string(&side).expect("the side file");
     assert!(best.contains("needle") && best.len() < original.len(), "{best}");
+    let mode = fs::metadata(&side).expect("stat").permissions().mode() & 0o7777;
+    assert_eq!(mode, 0o644, "the side file's mode is {mode:o}, the input's was 644");
     let line = err.lines().find(|l| l.starts_with("hdd: error:")).expect("an error line");
     assert!(line.contains("bug.c changed") && line.contains("bug.reduced.c"), "{err}");
     assert_eq!(fs::read_to_string(dir.path().join("bug.c.orig")).expect("orig"), original);

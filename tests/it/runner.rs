@@ -432,3 +432,75 @@ fn regression_a_test_that_passes_only_once_is_flaky_even_when_nothing_could_be_r
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     assert!(stderr(&out).contains("flaky"), "{}", stderr(&out));
 }
+
+/// A command that runs `program` as a user other than root: as it is when
+/// the suite runs as another user, else as `nobody` (uid and gid 65534)
+/// through `setpriv`, from a copy of the program in `bin` (which `nobody`
+/// can reach wherever the build is). Root passes every permission check,
+/// so what only goes wrong for other users needs this to show.
+fn as_other_than_root(program: &Path, bin: &Path) -> std::process::Command {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return std::process::Command::new(program);
+    }
+    let copy = bin.join(program.file_name().expect("a program's name"));
+    fs::copy(program, &copy).expect("copy the program where nobody reaches it");
+    crate::make_executable(&copy);
+    let mut cmd = std::process::Command::new("setpriv");
+    cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"]).arg(copy);
+    cmd
+}
+
+#[test]
+fn regression_directories_a_test_made_unreadable_leave_nothing_in_tmpdir() {
+    // as a user other than root, a test's `chmod 000` on directories it
+    // made stopped the removal of its run directory: the session directory
+    // stayed in TMPDIR, and the next run did not remove it either
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch();
+    let home = dir.path().join("home");
+    let tmp = home.join("tmp");
+    let bin = dir.path().join("bin");
+    for d in [&home, &tmp, &bin] {
+        fs::create_dir_all(d).expect("mkdir");
+    }
+    // everyone may reach and write these: hdd may run as nobody
+    for d in [dir.path(), &home, &tmp, &bin] {
+        fs::set_permissions(d, fs::Permissions::from_mode(0o1777)).expect("chmod");
+    }
+    let input = home.join("data.json");
+    fs::write(&input, JSON).expect("write");
+    let test = script(
+        &home.join("t.sh"),
+        "mkdir -p locked/inner \"$TMPDIR/t/u\" && touch locked/inner/f\n\
+         chmod 000 locked/inner locked \"$TMPDIR/t/u\" \"$TMPDIR/t\"\n\
+         grep -q needle \"$1\"",
+    );
+    // what a run killed outright left, its directories made unreadable
+    // too, and its owner (a pid that has exited) gone
+    let mut gone = std::process::Command::new("true").spawn().expect("spawn");
+    gone.wait().expect("wait");
+    let host = fs::read_to_string("/proc/sys/kernel/hostname").expect("host name");
+    let stale = format!(
+        "mkdir -p hdd-stale/run0/work/locked && echo '{} 0 {}' > hdd-stale/owner && chmod 000 hdd-stale/run0/work/locked",
+        gone.id(),
+        host.trim()
+    );
+    let status = as_other_than_root(Path::new("/bin/sh"), &bin)
+        .args(["-c", &stale])
+        .current_dir(&tmp)
+        .status()
+        .expect("run sh");
+    assert!(status.success(), "could not make the stale directory");
+    let out = run(as_other_than_root(Path::new(env!("CARGO_BIN_EXE_hdd")), &bin)
+        .arg("-t")
+        .arg(&test)
+        .arg(&input)
+        .args(["-j2", "-q"])
+        .env("TMPDIR", &tmp));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(fs::read_to_string(home.join("data.reduced.json")).expect("result").contains("needle"));
+    let left: Vec<_> =
+        fs::read_dir(&tmp).expect("ls").map(|e| e.expect("entry").file_name()).collect();
+    assert!(left.is_empty(), "left in TMPDIR: {left:?}");
+}

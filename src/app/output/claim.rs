@@ -1,7 +1,9 @@
 //! One run writes an output at a time: a run holds a [`Claim`] on its
 //! output, an advisory `flock` on `.NAME.hdd-lock` beside it (removed at
 //! the end), and a second run is refused up front. The lock dies with its
-//! process, so a run killed with `kill -9` never blocks the next one.
+//! process, so a run killed with `kill -9` never blocks the next one (a
+//! test it was starting holds it for a moment: the next run waits for that
+//! while the pid in the lock file is gone).
 //!
 //! What killed runs left beside the output is removed once it is claimed
 //! ([`sweep`]): temporary names carry their writer's pid, and those of a
@@ -40,6 +42,7 @@ impl Claim {
         name.push(".hdd-lock");
         let lock = dir_of(path).join(name);
         let ctx = || format!("cannot lock the output {}", shown(&path));
+        let began = std::time::Instant::now();
         let file = loop {
             let file = fs::OpenOptions::new()
                 .read(true)
@@ -57,6 +60,12 @@ impl Claim {
                     let _ = fs::remove_file(&lock);
                     return Ok(Claim { lock: PathBuf::new(), file: None });
                 }
+                // a run killed while it started a test leaves its lock with
+                // that child until the child's exec closes it, moments later
+                if !writer_alive(&lock) && began.elapsed() < HANDOVER {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                    continue;
+                }
                 return Err(held_by_another(&lock, path));
             }
             // the run that held it may have removed it meanwhile: lock the
@@ -72,6 +81,18 @@ impl Claim {
         sweep(path);
         Ok(Claim { lock, file: Some(file) })
     }
+}
+
+/// How long a lock whose writer is gone may stay held (by a test that
+/// writer was starting when it was killed) before the output counts as
+/// another run's.
+const HANDOVER: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Whether the run whose pid the `lock` file holds is alive (a lock file
+/// that names none counts as alive).
+fn writer_alive(lock: &Path) -> bool {
+    let pid = fs::read_to_string(lock).unwrap_or_default();
+    pid.trim().parse().map_or(true, alive)
 }
 
 /// The error of an output `path` whose `lock` another run holds, with its

@@ -158,13 +158,16 @@ impl DirOutput {
         };
         let name_of = |d: &tempfile::TempDir| d.path().file_name().map(OsStr::to_os_string);
         let new = temp(".hdd-tmp")?;
+        let last = at.join(&name);
         for (rel, bytes) in files {
             // a set's files may lie deeper below it than PATH_MAX
             let path = new.path().join(rel);
             if let Some(dir) = path.parent() {
                 dir::create_dir_all(dir).with_context(ctx)?;
             }
-            dir::write(&path, bytes).with_context(ctx)?;
+            if !link_unchanged(&last.join(rel), &path, bytes) {
+                dir::write(&path, bytes).with_context(ctx)?;
+            }
         }
         make_links(new.path(), &self.links).with_context(ctx)?;
         let old = temp(".hdd-old")?;
@@ -183,10 +186,26 @@ impl DirOutput {
     }
 }
 
+/// Links `to` to the file `from` of the last result when it holds
+/// `bytes` already; returns whether it did. Each improvement writes the
+/// whole result anew, but a file it leaves as it was gets no new inode:
+/// on a set of hundreds of files, making and freeing inodes costs the
+/// file system far more than the test (BENCHMARKS.md, "A directory of
+/// many files"). The bytes are read and compared, so a file changed since
+/// hdd wrote it is written again, not carried over.
+fn link_unchanged(from: &Path, to: &Path, bytes: &[u8]) -> bool {
+    let (Ok(from), Ok(to)) = (dir::reach(from), dir::reach(to)) else { return false };
+    let same = std::fs::symlink_metadata(&*from)
+        .is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64)
+        && std::fs::read(&*from).is_ok_and(|b| b == bytes);
+    same && std::fs::hard_link(&*from, &*to).is_ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::fs;
+    use std::os::unix::fs::MetadataExt;
 
     #[test]
     fn a_directory_s_default_output_is_beside_it_however_it_is_named() {
@@ -213,6 +232,17 @@ mod tests {
         out.write([(Path::new("sub/a.c"), &b"int;"[..]), (Path::new("b.h"), b"x")]).expect("1");
         out.write([(Path::new("sub/a.c"), &b""[..])]).expect("2");
         assert_eq!(fs::read(path.join("sub/a.c")).expect("result"), b"");
+        // a file the next result leaves as it is keeps its inode, unless
+        // someone changed it meanwhile
+        let ino = |rel: &str| fs::metadata(path.join(rel)).expect("stat").ino();
+        out.write([(Path::new("sub/a.c"), &b""[..]), (Path::new("c.c"), b"c")]).expect("3");
+        let a = ino("sub/a.c");
+        fs::write(path.join("c.c"), "C").expect("an edit of the same size");
+        out.write([(Path::new("sub/a.c"), &b""[..]), (Path::new("c.c"), b"c")]).expect("4");
+        assert_eq!(ino("sub/a.c"), a);
+        assert_eq!(fs::read(path.join("c.c")).expect("c"), b"c");
+        assert_eq!(fs::metadata(path.join("c.c")).expect("stat").nlink(), 1);
+        out.write([(Path::new("sub/a.c"), &b""[..])]).expect("5");
         assert!(!path.join("b.h").exists());
         let names: Vec<_> =
             fs::read_dir(dir.path()).expect("ls").map(|e| e.expect("e").file_name()).collect();

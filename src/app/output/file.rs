@@ -98,7 +98,10 @@ impl Output {
         if stamp.holds(&self.path) {
             return Ok(());
         }
-        let saved = Output { path: side.to_path_buf(), permissions: None, in_place: None };
+        // the side file is the user's result as much as the file would
+        // have been: it keeps the input's permissions too
+        let permissions = self.permissions.clone();
+        let saved = Output { path: side.to_path_buf(), permissions, in_place: None };
         saved.replace(best)?;
         Err(changed(&self.path, side))
     }
@@ -169,7 +172,10 @@ mod tests {
         let err = out.write(b"in;").unwrap_err();
         assert_eq!(code_of(&err), exit::CHANGED, "{err}");
         assert_eq!(fs::read(&input).expect("kept"), b"mine");
-        assert_eq!(fs::read(dir.path().join("x.reduced.c")).expect("side"), b"in;");
+        let side = dir.path().join("x.reduced.c");
+        assert_eq!(fs::read(&side).expect("side"), b"in;");
+        let mode = |p: &Path| fs::metadata(p).expect("stat").permissions();
+        assert_eq!(mode(&side), mode(&input), "the side file's permissions");
         assert!(out.verify(b"in;").is_err());
     }
 

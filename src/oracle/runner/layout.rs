@@ -6,6 +6,8 @@
 //! were, in the same relative layout. The copy of the directory is the
 //! test's working directory, and the test gets its absolute path (a
 //! directory was given) or the files' absolute paths (files were given).
+//! A set's copy stays in its run directory for the next run, which writes
+//! only the files that differ ([`reuse`]).
 //!
 //! [`room`] says how long a run's paths get, so that the session directory
 //! can be reached by a shorter path when its own is too long for them.
@@ -17,6 +19,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
+use super::reuse;
 use crate::os::dir;
 use crate::syntax::forest;
 
@@ -70,6 +73,22 @@ impl Layout {
     }
 }
 
+impl Layout {
+    /// After a run: empties its working directory `work` of all the test
+    /// left, but what of a set's copy the next run can reuse (see
+    /// [`reuse`]).
+    pub(super) fn tidy(&self, work: &Path) -> std::io::Result<()> {
+        match self {
+            Layout::File(_) => reuse::clear(work),
+            Layout::Set(set) => {
+                let files = set.files.iter().chain(set.copied.iter().map(|(p, _)| p));
+                let links = set.links.iter().map(|(p, t)| (p.as_path(), t.as_path()));
+                reuse::tidy(work, &set.dir, files.map(PathBuf::as_path), links)
+            }
+        }
+    }
+}
+
 impl SetLayout {
     /// Writes the candidate `bytes` into `work`, but the files `absent`
     /// marks; returns the directory (the working directory) and the test's
@@ -84,19 +103,26 @@ impl SetLayout {
             self.files.len()
         );
         let present = |i: &usize| !absent.get(*i).copied().unwrap_or(false);
-        let reduced = self.files.iter().zip(texts).enumerate().filter(|(i, _)| present(i));
-        let copied = self.copied.iter().map(|(p, b)| (p, &**b));
-        for (rel, text) in reduced.map(|(_, f)| f).chain(copied) {
-            // a set's files may lie deeper below it than PATH_MAX
+        // the copy an earlier run left, as tidy kept it: only what differs
+        // is written (a set's files may lie deeper below it than PATH_MAX)
+        for (i, (rel, text)) in self.files.iter().zip(texts).enumerate() {
             let path = dir.join(rel);
-            if let Some(parent) = path.parent() {
-                dir::create_dir_all(parent)
-                    .with_context(|| format!("cannot create {}", parent.display()))?;
+            match present(&i) {
+                true => reuse::put(&path, text),
+                false => reuse::absent(&path),
             }
-            dir::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        for (rel, bytes) in &self.copied {
+            let path = dir.join(rel);
+            reuse::put(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
         }
         fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        make_links(&dir, &self.links)?;
+        for (rel, target) in &self.links {
+            let path = dir.join(rel);
+            reuse::link(&path, target)
+                .with_context(|| format!("cannot make the link {}", path.display()))?;
+        }
         let args = if self.pass_dir {
             vec![dir.clone()]
         } else {

@@ -23,7 +23,9 @@
 //! never reach the next test) and kept for a later run: making and
 //! removing a run's directories for every test costs more CPU than
 //! anything else hdd does per test with many workers (BENCHMARKS.md, "What
-//! a test costs hdd"). The session directory
+//! a test costs hdd"). Of a set of files, the copy the test got stays
+//! where it is still as hdd made it, and the next run writes only the
+//! files that differ ([`reuse`]). The session directory
 //! ([`scratch`](crate::os::scratch)) goes when the runner is dropped.
 //!
 //! Invariant: every process spawned here is registered with the reaper
@@ -40,12 +42,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
+use crate::os::dir::remove_all;
 use crate::os::reaper::{self, ProcessTree, Registry};
 use crate::os::scratch;
 use crate::os::stop::{Cancel, Stop};
 
 mod formatter;
 mod layout;
+mod reuse;
 mod tail;
 mod watchdog;
 
@@ -234,9 +238,9 @@ impl Runner {
         let reused = self.free.lock().expect("run dir pool").pop();
         let dir = reused.unwrap_or_else(|| self.root.path().join(format!("run{n}")));
         let result = self.run_in(&dir, n, text, absent, capture, cancel);
-        match empty_run_dir(&dir) {
+        match empty_run_dir(&dir, &self.spec.layout) {
             Ok(()) => self.free.lock().expect("run dir pool").push(dir),
-            Err(_) => drop(fs::remove_dir_all(&dir)),
+            Err(_) => drop(remove_all(&dir)),
         }
         result
     }
@@ -413,20 +417,13 @@ impl Drop for Runner {
 
 /// Empties run directory `dir` for the next run: removes everything the
 /// test left in its working directory and its `TMPDIR`, the candidate too
-/// (the test may have changed it in any way). An error leaves the
-/// directory unfit for reuse; the caller removes it.
-fn empty_run_dir(dir: &Path) -> std::io::Result<()> {
-    for sub in ["work", "tmp"] {
-        for entry in fs::read_dir(dir.join(sub))? {
-            let entry = entry?;
-            // the type of the entry itself: a link is removed, never followed
-            match entry.file_type()?.is_dir() {
-                true => fs::remove_dir_all(entry.path())?,
-                false => fs::remove_file(entry.path())?,
-            }
-        }
-    }
-    Ok(())
+/// (the test may have changed it in any way), but the files of a set's
+/// copy that are still as hdd made them ([`Layout::tidy`]); also
+/// directories the test made unreadable. An error leaves the directory
+/// unfit for reuse; the caller removes it.
+fn empty_run_dir(dir: &Path, layout: &Layout) -> std::io::Result<()> {
+    layout.tidy(&dir.join("work"))?;
+    reuse::clear(&dir.join("tmp"))
 }
 
 /// Whether `path` starts with `#!` or is an ELF binary: something the kernel
