@@ -1,5 +1,5 @@
 //! The reduce layer: ddmin, adaptive ddmin, HDD, HDD*, HDD+, hoisting,
-//! coordinated deletion and the layout pass, and the plans that run them
+//! coordinated deletion, dependency-aware cuts and the layout pass, and the plans that run them
 //! in turn.
 //!
 //! Invariant: nothing in here does I/O or knows a language, a process or a
@@ -24,6 +24,7 @@ use crate::syntax::{Hoist, Mask, NodeId, Swap};
 
 pub(crate) mod ahead;
 pub(crate) mod batch;
+pub(crate) mod closures;
 pub(crate) mod coordinated;
 pub(crate) mod ddmin;
 pub(crate) mod groups;
@@ -45,6 +46,7 @@ mod rng;
 pub(crate) mod testing;
 
 pub(crate) use batch::Batch;
+pub(crate) use closures::Closures;
 pub(crate) use coordinated::{Coordinated, GroupMemory};
 pub use ddmin::Ddmin;
 pub use hdd::Hdd;
@@ -178,6 +180,9 @@ pub enum Step {
     Hoist,
     /// Switching off a declaration with its uses.
     Coordinated,
+    /// Keeping the closure of some top-level items, the rest off (see
+    /// [`closures`]).
+    Closure,
     /// A batch probing a block of more units, or a single one, against
     /// the mask its whole round shares.
     Probe { single: bool },

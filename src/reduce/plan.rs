@@ -1,7 +1,9 @@
 //! Plans: which searches run, in which order, on which parse of the
 //! current best.
 //!
-//! - HDD+ (the default): one HDD pass that also hoists each level's nodes
+//! - HDD+ (the default): the dependency-aware cuts over the top-level
+//!   items (see [`Closures`]; with coordinated deletion, in languages with
+//!   names), then one HDD pass that also hoists each level's nodes
 //!   with one or two targets, the renaming pass (each declared name to the
 //!   shortest unused one), then a hoisting round and the 1-minimality
 //!   phase in turn, then coordinated deletion (a declaration with its
@@ -34,8 +36,8 @@ use std::sync::Arc;
 
 use super::hoist::HoistMemory;
 use super::{
-    drive, Batch, Coordinated, Ddmin, GroupMemory, Hdd, HoistBatch, Hoisting, OneMinimal, Oracle,
-    Order, Renaming, Seams, Search, Stopped, Units, Whole,
+    drive, Batch, Closures, Coordinated, Ddmin, GroupMemory, Hdd, HoistBatch, Hoisting, OneMinimal,
+    Oracle, Order, Renaming, Seams, Search, Stopped, Units, Whole,
 };
 use crate::syntax::{Mask, TextKey, Tree};
 
@@ -53,6 +55,8 @@ pub enum Algorithm {
 /// A pass of a plan, for reports (`--stats-json` counts tests per phase).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Phase {
+    /// The dependency-aware cuts before HDD (see [`Closures`]).
+    Closures,
     Hdd,
     OneMinimal,
     Hoist,
@@ -80,6 +84,7 @@ impl Phase {
     /// The phase's name in reports.
     pub fn name(self) -> &'static str {
         match self {
+            Phase::Closures => "closures",
             Phase::Hdd => "hdd",
             Phase::OneMinimal => "1-minimal",
             Phase::Hoist => "hoist",
@@ -314,6 +319,13 @@ impl Plan {
         if self.hoist {
             hdd = hdd.hoisting();
         }
+        if self.coordinated {
+            once_per_text(host, memory, PassId::Closures, |host, _| {
+                let Some(tree) = host.view(View::Language) else { return Ok(0) };
+                let units = Units::new(&tree);
+                drive_on(host, &tree, &units, &mut Closures::new(&tree, &units), Phase::Closures)
+            })?;
+        }
         once_per_text(host, memory, PassId::Hdd, |host, memory| {
             if let Some(tree) = host.view(View::Language) {
                 drive_on(host, &tree, &self.units(&tree), &mut hdd, Phase::Hdd)?;
@@ -532,6 +544,7 @@ struct Memory {
 /// The passes of a round, for [`once_per_text`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum PassId {
+    Closures,
     Hdd,
     Rename,
     Sweep,
@@ -620,6 +633,7 @@ mod tests {
     fn only_the_cut_through_of_malformed_input_goes_without_the_guard() {
         let unguarded = [Phase::CutThrough, Phase::CutTree, Phase::Seams];
         for phase in [
+            Phase::Closures,
             Phase::Hdd,
             Phase::OneMinimal,
             Phase::Hoist,

@@ -142,7 +142,8 @@ pub struct Args {
     pub no_hoist: bool,
 
     /// Skip coordinated deletion (a declaration together with every use of
-    /// its name, in one test) after HDD+'s 1-minimal phase.
+    /// its name, in one test) after HDD+'s 1-minimal phase, and the
+    /// dependency-aware cuts before its HDD pass.
     #[arg(long, help_heading = "Algorithm")]
     pub no_coordinated: bool,
 

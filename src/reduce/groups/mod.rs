@@ -21,6 +21,7 @@
 //! assignments gone (see [`globals`]).
 
 mod bindings;
+mod dependencies;
 mod errors;
 mod functions;
 mod globals;
@@ -29,6 +30,7 @@ mod sweeps;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use dependencies::dependencies;
 pub(crate) use names::{declared_names, name_uses};
 pub(crate) use sweeps::swept;
 
