@@ -4,8 +4,8 @@
 //! [`LANGUAGES`] is the registry: one row per language with its name, file
 //! extensions, grammar data (`grammars/<lang>.toml`, format in [`grammar`])
 //! and how to build its front-end. Every front-end compiles its grammar data
-//! with the one compiler in [`tables`]. C, C++, Go, JavaScript, JSON,
-//! Python, Rust and TypeScript are rows of the one generic tree-sitter
+//! with the one compiler in [`tables`]. C, C++, GLSL, Go, JavaScript, JSON,
+//! LLVM IR, Python, Rust and TypeScript are rows of the one generic tree-sitter
 //! front-end ([`treesitter`]); XML has its own on quick-xml ([`xml`]);
 //! SMT-LIB and other S-expression formats have our own reader ([`sexp`]); and plain
 //! text, lines then tokens ([`text`]), is the fallback for anything else. A
@@ -157,6 +157,19 @@ pub static LANGUAGES: &[LangInfo] = &[
         },
     },
     LangInfo {
+        name: "glsl",
+        // a shader stage's extensions, as glslangValidator reads them
+        extensions: &["glsl", "vert", "frag", "comp", "geom", "tesc", "tese"],
+        grammar: ("grammars/glsl.toml", include_str!("../../grammars/glsl.toml")),
+        build: |info| {
+            treesitter::build(
+                info,
+                tree_sitter_glsl::LANGUAGE_GLSL.into(),
+                tree_sitter_glsl::NODE_TYPES,
+            )
+        },
+    },
+    LangInfo {
         name: "go",
         extensions: &["go"],
         grammar: ("grammars/go.toml", include_str!("../../grammars/go.toml")),
@@ -182,6 +195,15 @@ pub static LANGUAGES: &[LangInfo] = &[
         grammar: ("grammars/json.toml", include_str!("../../grammars/json.toml")),
         build: |info| {
             treesitter::build(info, tree_sitter_json::LANGUAGE.into(), tree_sitter_json::NODE_TYPES)
+        },
+    },
+    LangInfo {
+        name: "llvm",
+        // LLVM IR in its textual form (`llvm-dis`, `clang -S -emit-llvm`)
+        extensions: &["ll"],
+        grammar: ("grammars/llvm.toml", include_str!("../../grammars/llvm.toml")),
+        build: |info| {
+            treesitter::build(info, tree_sitter_llvm::LANGUAGE.into(), tree_sitter_llvm::NODE_TYPES)
         },
     },
     LangInfo {

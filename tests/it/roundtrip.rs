@@ -86,6 +86,14 @@ fn malformed_and_odd_inputs_round_trip() {
         ("python", "def f(a,:\n    if x:\n  return\n\tpass\nclass C:\n"),
         ("rust", "fn f( -> u8 { let x: = ; }\nimpl S {\n    fn g(&self) -> { 'a' }\n"),
         ("go", "package p\nfunc f(a int, { x := ; if y { }\nvar v int =\n"),
+        (
+            "glsl",
+            "#version 120\nlayout(location = , binding 1) in vec4 p;\nvoid main( { gl_FragColor = ; }\n",
+        ),
+        (
+            "llvm",
+            "define i32 @f(i32 %x {\nentry:\n  %y = add nsw i32 %x,\n  br label\n!0 = !{!\"s\", \n",
+        ),
         ("ts", "interface I { a: ; b?: number | }\nfunction f<T>(x: T = ): { return <T>x }\n"),
         (
             "tsx",

@@ -173,9 +173,9 @@ pub struct Args {
     pub no_layout: bool,
 
     /// Run the language's formatter on the result as one more candidate,
-    /// kept if the test still passes: clang-format for C and C++, prettier
-    /// for JavaScript and TypeScript, rustfmt for Rust, gofmt for Go
-    /// (grammars/<lang>.toml, `format`); it must be on the PATH.
+    /// kept if the test still passes: clang-format for C, C++ and GLSL,
+    /// prettier for JavaScript and TypeScript, rustfmt for Rust, gofmt for
+    /// Go (grammars/<lang>.toml, `format`); it must be on the PATH.
     #[arg(long, help_heading = "Algorithm")]
     pub format: bool,
 
@@ -576,7 +576,7 @@ mod tests {
         assert!(help.contains(&format!("language: {} [default", language::names())), "{help}");
         assert!(
             help.contains(
-                "backward for c, cpp, go, js, python, rust, smt2, wat, ts, tsx; forward for json, sexp, xml, text"
+                "backward for c, cpp, glsl, go, js, llvm, python, rust, smt2, wat, ts, tsx; forward for json, sexp, xml, text"
             ),
             "{help}"
         );
