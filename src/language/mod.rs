@@ -4,7 +4,7 @@
 //! [`LANGUAGES`] is the registry: one row per language with its name, file
 //! extensions, grammar data (`grammars/<lang>.toml`, format in [`grammar`])
 //! and how to build its front-end. Every front-end compiles its grammar data
-//! with the one compiler in [`tables`]. C, C++, Go, JavaScript, JSON,
+//! with the one compiler in [`tables`]. C, C++, Go, Java, JavaScript, JSON,
 //! Python, Rust and TypeScript are rows of the one generic tree-sitter
 //! front-end ([`treesitter`]); XML has its own on quick-xml ([`xml`]);
 //! SMT-LIB and other S-expression formats have our own reader ([`sexp`]); and plain
@@ -162,6 +162,14 @@ pub static LANGUAGES: &[LangInfo] = &[
         grammar: ("grammars/go.toml", include_str!("../../grammars/go.toml")),
         build: |info| {
             treesitter::build(info, tree_sitter_go::LANGUAGE.into(), tree_sitter_go::NODE_TYPES)
+        },
+    },
+    LangInfo {
+        name: "java",
+        extensions: &["java"],
+        grammar: ("grammars/java.toml", include_str!("../../grammars/java.toml")),
+        build: |info| {
+            treesitter::build(info, tree_sitter_java::LANGUAGE.into(), tree_sitter_java::NODE_TYPES)
         },
     },
     LangInfo {
