@@ -5,7 +5,7 @@
 //! extensions, grammar data (`grammars/<lang>.toml`, format in [`grammar`])
 //! and how to build its front-end. Every front-end compiles its grammar data
 //! with the one compiler in [`tables`]. C, C++, Go, Java, JavaScript, JSON,
-//! Python, Rust and TypeScript are rows of the one generic tree-sitter
+//! Python, Rust, Solidity and TypeScript are rows of the one generic tree-sitter
 //! front-end ([`treesitter`]); XML has its own on quick-xml ([`xml`]);
 //! SMT-LIB and other S-expression formats have our own reader ([`sexp`]); and plain
 //! text, lines then tokens ([`text`]), is the fallback for anything else. A
@@ -234,6 +234,18 @@ pub static LANGUAGES: &[LangInfo] = &[
         extensions: &["sexp"],
         grammar: ("grammars/sexp.toml", include_str!("../../grammars/sexp.toml")),
         build: sexp::build,
+    },
+    LangInfo {
+        name: "solidity",
+        extensions: &["sol"],
+        grammar: ("grammars/solidity.toml", include_str!("../../grammars/solidity.toml")),
+        build: |info| {
+            treesitter::build(
+                info,
+                tree_sitter_solidity::LANGUAGE.into(),
+                tree_sitter_solidity::NODE_TYPES,
+            )
+        },
     },
     LangInfo {
         name: "ts",

@@ -86,6 +86,7 @@ fn malformed_and_odd_inputs_round_trip() {
         ("python", "def f(a,:\n    if x:\n  return\n\tpass\nclass C:\n"),
         ("rust", "fn f( -> u8 { let x: = ; }\nimpl S {\n    fn g(&self) -> { 'a' }\n"),
         ("go", "package p\nfunc f(a int, { x := ; if y { }\nvar v int =\n"),
+        ("solidity", "contract C is A, { function f(uint a, ) { if (a) else { uint x = ; }\n  assembly { let p := add(1, }\n"),
         ("java", "class A { void f(int a, { if (a) else { int x = ; }\n  String s = \"open\n"),
         ("ts", "interface I { a: ; b?: number | }\nfunction f<T>(x: T = ): { return <T>x }\n"),
         (
