@@ -4,8 +4,8 @@
 //! [`LANGUAGES`] is the registry: one row per language with its name, file
 //! extensions, grammar data (`grammars/<lang>.toml`, format in [`grammar`])
 //! and how to build its front-end. Every front-end compiles its grammar data
-//! with the one compiler in [`tables`]. C, C++, GLSL, Go, JavaScript, JSON,
-//! LLVM IR, Python, Rust and TypeScript are rows of the one generic tree-sitter
+//! with the one compiler in [`tables`]. C, C++, GLSL, Go, Java, JavaScript,
+//! JSON, LLVM IR, Python, Rust, Solidity and TypeScript are rows of the one generic tree-sitter
 //! front-end ([`treesitter`]); XML has its own on quick-xml ([`xml`]);
 //! SMT-LIB and other S-expression formats have our own reader ([`sexp`]); and plain
 //! text, lines then tokens ([`text`]), is the fallback for anything else. A
@@ -178,6 +178,14 @@ pub static LANGUAGES: &[LangInfo] = &[
         },
     },
     LangInfo {
+        name: "java",
+        extensions: &["java"],
+        grammar: ("grammars/java.toml", include_str!("../../grammars/java.toml")),
+        build: |info| {
+            treesitter::build(info, tree_sitter_java::LANGUAGE.into(), tree_sitter_java::NODE_TYPES)
+        },
+    },
+    LangInfo {
         name: "js",
         extensions: &["js", "mjs", "cjs", "jsx"],
         grammar: ("grammars/js.toml", include_str!("../../grammars/js.toml")),
@@ -248,6 +256,18 @@ pub static LANGUAGES: &[LangInfo] = &[
         extensions: &["sexp"],
         grammar: ("grammars/sexp.toml", include_str!("../../grammars/sexp.toml")),
         build: sexp::build,
+    },
+    LangInfo {
+        name: "solidity",
+        extensions: &["sol"],
+        grammar: ("grammars/solidity.toml", include_str!("../../grammars/solidity.toml")),
+        build: |info| {
+            treesitter::build(
+                info,
+                tree_sitter_solidity::LANGUAGE.into(),
+                tree_sitter_solidity::NODE_TYPES,
+            )
+        },
     },
     LangInfo {
         name: "ts",

@@ -94,6 +94,8 @@ fn malformed_and_odd_inputs_round_trip() {
             "llvm",
             "define i32 @f(i32 %x {\nentry:\n  %y = add nsw i32 %x,\n  br label\n!0 = !{!\"s\", \n",
         ),
+        ("solidity", "contract C is A, { function f(uint a, ) { if (a) else { uint x = ; }\n  assembly { let p := add(1, }\n"),
+        ("java", "class A { void f(int a, { if (a) else { int x = ; }\n  String s = \"open\n"),
         ("ts", "interface I { a: ; b?: number | }\nfunction f<T>(x: T = ): { return <T>x }\n"),
         (
             "tsx",

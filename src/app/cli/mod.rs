@@ -576,7 +576,7 @@ mod tests {
         assert!(help.contains(&format!("language: {} [default", language::names())), "{help}");
         assert!(
             help.contains(
-                "backward for c, cpp, glsl, go, js, llvm, python, rust, smt2, wat, ts, tsx; forward for json, sexp, xml, text"
+                "backward for c, cpp, glsl, go, java, js, llvm, python, rust, smt2, wat, solidity, ts, tsx; forward for json, sexp, xml, text"
             ),
             "{help}"
         );
