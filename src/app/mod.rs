@@ -6,7 +6,8 @@
 //! - [`set`]: a set of files (a directory, or several files) reduced jointly.
 //! - [`output`]: saving results without ever losing the user's data.
 //! - [`progress`]: the live line on stderr; [`resume`]: the command that
-//!   goes on from a stopped run's result.
+//!   goes on from a stopped run's result; [`naming`]: the name a test
+//!   knows an input by.
 //! - [`error`]: the documented exit codes and the error that carries one;
 //!   [`shown`]: a path as messages show it.
 //!
@@ -15,6 +16,7 @@
 pub(crate) mod cli;
 pub(crate) mod config;
 pub(crate) mod error;
+pub(crate) mod naming;
 pub(crate) mod output;
 pub(crate) mod progress;
 pub(crate) mod resume;

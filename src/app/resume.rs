@@ -1,6 +1,5 @@
 //! Going on from a run's result: the command that continues a run that
-//! `--max-time` or a signal stopped, and the name rule that lets a run on
-//! a result test it under the original's name.
+//! `--max-time` or a signal stopped.
 //!
 //! The command is the user's own command line, with each input replaced by
 //! its result (a set's file the result left out is dropped) and `--output`
@@ -18,24 +17,12 @@ use clap::{Arg, CommandFactory};
 
 use super::cli::Args;
 use super::config::Config;
+use super::naming::original_name;
 use super::values::shell_quote;
 use crate::os::dir;
 
 /// The options the command leaves out.
 const LEFT_OUT: &[&str] = &["output", "in_place"];
-
-/// The name a test knows an input by: `own` with a `.reduced` before the
-/// extension (or at the end, of a directory) taken out, so that
-/// `bug.reduced.c` is tested as `bug.c` and `proj.reduced` as `proj`.
-pub(crate) fn original_name(own: &OsStr) -> OsString {
-    let Some(text) = own.to_str() else { return own.to_os_string() };
-    match text.rsplit_once(".reduced") {
-        Some((stem, rest)) if !stem.is_empty() && (rest.is_empty() || rest.starts_with('.')) => {
-            format!("{stem}{rest}").into()
-        }
-        _ => own.to_os_string(),
-    }
-}
 
 /// What the command line of a run changes to go on from its result.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -253,15 +240,5 @@ mod tests {
     #[test]
     fn a_command_line_without_the_input_gives_none() {
         assert_eq!(go_on("hdd -t t.sh a.c", "b.c", "b.reduced.c"), None);
-    }
-
-    #[test]
-    fn a_reduced_name_is_tested_as_the_original() {
-        let name = |s: &str| original_name(OsStr::new(s)).into_string().expect("utf-8");
-        assert_eq!(name("bug.reduced.c"), "bug.c");
-        assert_eq!(name("proj.reduced"), "proj");
-        assert_eq!(name("data.min.reduced.json"), "data.min.json");
-        assert_eq!(name(".reduced"), ".reduced");
-        assert_eq!(name("bug.reducedx.c"), "bug.reducedx.c");
     }
 }

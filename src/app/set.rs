@@ -25,7 +25,7 @@ use std::sync::Arc;
 use anyhow::Result;
 
 use super::error::Fatal;
-use super::resume;
+use super::naming::original_name;
 use crate::app::shown::shown;
 use crate::language::{self, LangInfo};
 use crate::oracle::runner::{Layout, SetLayout};
@@ -194,7 +194,7 @@ fn test_name(root: &Path) -> OsString {
     let absolute = dir::absolute(root).unwrap_or_else(|_| root.to_path_buf());
     let named = if root.file_name().is_some() { root } else { &absolute };
     let own = named.file_name().unwrap_or(OsStr::new("input"));
-    resume::original_name(own)
+    original_name(own)
 }
 
 /// The language a file of a set is reduced in: by extension, else text.

@@ -243,7 +243,8 @@ mod tests {
     fn chains(n: usize) -> String {
         let mut text = String::new();
         for i in 0..n {
-            let call = if i.is_multiple_of(4) { String::from("0") } else { format!("f{}()", i - 1) };
+            let call =
+                if i.is_multiple_of(4) { String::from("0") } else { format!("f{}()", i - 1) };
             text += &format!("int f{i}(void) {{ return {call}; }}\n");
         }
         text + "int main(void) { return f10() + f41(); }\n"

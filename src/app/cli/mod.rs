@@ -12,7 +12,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 
 use super::config::Config;
 use super::error::Fatal;
-use super::resume;
+use super::naming::original_name;
 use super::set::FileSet;
 use super::values::{parse_duration, parse_grace};
 use crate::language::{self, LangInfo};
@@ -281,7 +281,7 @@ pub fn parse() -> Args {
 /// extension taken out (`bug.reduced.c` is tested as `bug.c`, the name the
 /// test knew).
 fn candidate_name(own: &OsStr, name: Option<&Path>) -> Result<OsString> {
-    let Some(name) = name else { return Ok(resume::original_name(own)) };
+    let Some(name) = name else { return Ok(original_name(own)) };
     let one = name.components().count() == 1 && name.file_name().is_some();
     if !one {
         return Err(Fatal::usage(format!(
