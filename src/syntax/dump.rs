@@ -71,6 +71,23 @@ pub(crate) fn dump(
     Ok(())
 }
 
+/// Every node as `kind text`, indented by depth: a tree's shape, for the
+/// front-ends' tests.
+#[cfg(test)]
+pub(crate) fn shape(tree: &Tree) -> Vec<String> {
+    let mut depth = Vec::<u32>::new();
+    let mut out = Vec::new();
+    for (i, n) in tree.nodes().iter().enumerate() {
+        while depth.last().is_some_and(|&e| e <= i as u32) {
+            depth.pop();
+        }
+        let text = String::from_utf8_lossy(tree.text(NodeId(i as u32)));
+        out.push(format!("{}{} {text}", "  ".repeat(depth.len()), tree.kind_name(n.kind)));
+        depth.push(n.subtree_end);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

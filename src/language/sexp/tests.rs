@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::SexpFrontend;
 use crate::language::grammar::GrammarData;
 use crate::language::Frontend;
+use crate::syntax::dump::shape;
 use crate::syntax::tree::{flags, roles, Action, Tree};
 use crate::syntax::{Mask, NodeId, Unparser};
 
@@ -45,21 +46,6 @@ fn frontend(toml: &str) -> SexpFrontend {
 
 fn parse(toml: &str, src: &str) -> Tree {
     frontend(toml).parse(Arc::from(src.as_bytes()))
-}
-
-/// Every node as `kind text`, indented by depth.
-fn shape(tree: &Tree) -> Vec<String> {
-    let mut depth = Vec::<u32>::new();
-    let mut out = Vec::new();
-    for (i, n) in tree.nodes().iter().enumerate() {
-        while depth.last().is_some_and(|&e| e <= i as u32) {
-            depth.pop();
-        }
-        let text = String::from_utf8_lossy(tree.text(NodeId(i as u32)));
-        out.push(format!("{}{} {text}", "  ".repeat(depth.len()), tree.kind_name(n.kind)));
-        depth.push(n.subtree_end);
-    }
-    out
 }
 
 /// The first node whose text is `text`.

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use crate::syntax::dump::shape;
 use crate::syntax::tree::{Action, Tree};
 use crate::syntax::{Mask, NodeId, Unparser};
 
@@ -30,21 +31,6 @@ fn unparse(tree: &Tree, off: &[NodeId]) -> Vec<u8> {
 /// The kinds of the nodes, in preorder.
 fn kinds(tree: &Tree) -> Vec<&str> {
     tree.nodes().iter().map(|n| tree.kind_name(n.kind)).collect()
-}
-
-/// Every node as `kind text`, indented by depth.
-fn shape(tree: &Tree) -> Vec<String> {
-    let mut depth = Vec::<u32>::new();
-    let mut out = Vec::new();
-    for (i, n) in tree.nodes().iter().enumerate() {
-        while depth.last().is_some_and(|&e| e <= i as u32) {
-            depth.pop();
-        }
-        let text = String::from_utf8_lossy(tree.text(NodeId(i as u32)));
-        out.push(format!("{}{} {text}", "  ".repeat(depth.len()), tree.kind_name(n.kind)));
-        depth.push(n.subtree_end);
-    }
-    out
 }
 
 fn node(tree: &Tree, text: impl AsRef<[u8]>) -> (NodeId, &crate::syntax::tree::Node) {
