@@ -32,6 +32,7 @@ pub(crate) mod hdd;
 pub(crate) mod hoist;
 pub(crate) mod memory;
 pub(crate) mod one_minimal;
+pub(crate) mod phase;
 pub(crate) mod plan;
 pub(crate) mod rename;
 pub(crate) mod seams;
