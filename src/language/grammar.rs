@@ -200,12 +200,15 @@ pub(crate) struct GrammarData {
     #[serde(default)]
     pub sweep: Option<SweepData>,
 
-    /// Kinds whose nodes, side by side and alike up to their body (the
-    /// last child, a bracketed block), may become one: C++'s
-    /// `namespace n { A } namespace n { B }` to `namespace n { A B }`, by
-    /// coordinated deletion. Without it, such a pair stays two.
+    /// Kinds of blocks whose body holds declarations as the file does:
+    /// C++'s namespaces and `extern "C" { }`. Two side by side, alike up
+    /// to their body (the last child, a bracketed block), may become one
+    /// (`namespace n { A } namespace n { B }` to `namespace n { A B }`, by
+    /// coordinated deletion), and the dependency-aware cuts take the
+    /// declarations inside as items of their own. Without it, such a pair
+    /// stays two, and a cut keeps or drops a namespace whole.
     #[serde(default)]
-    pub merge: Vec<String>,
+    pub namespaces: Vec<String>,
 
     /// Kinds whose nodes go only with the token right after them, a
     /// sibling the grammar leaves outside: tree-sitter-cpp's `public` and

@@ -150,7 +150,7 @@ impl Tables {
         set("hoist", &data.hoist, &|k| k.hoist = true)?;
         set("atomic", &data.atomic, &|k| k.atomic = true)?;
         set("reparse", &data.reparse, &|k| k.reparse = true)?;
-        set("merge", &data.merge, &|k| k.merge = true)?;
+        set("namespaces", &data.namespaces, &|k| k.namespace = true)?;
         set("with_next_token", &data.with_next_token, &|k| k.with_next_token = true)?;
         set("kept_ends", &data.kept_ends, &|k| k.kept_end = true)?;
         if let Some(layout) = &data.layout {

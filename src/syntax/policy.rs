@@ -38,9 +38,10 @@ pub struct KindPolicy {
     pub stands: Stands,
     /// Its part in a sweep (grammar data `[sweep]`).
     pub swept: Swept,
-    /// Two such nodes side by side, alike up to their bodies, may become
-    /// one (grammar data `merge`).
-    pub merge: bool,
+    /// A block whose body holds declarations as the file does (grammar
+    /// data `namespaces`): two side by side, alike up to their bodies, may
+    /// become one, and the dependency-aware cuts look inside.
+    pub namespace: bool,
     /// Its nodes go with the token right after them (`public` and its
     /// `:`; grammar data `with_next_token`).
     pub with_next_token: bool,
@@ -315,11 +316,11 @@ mod tests {
     #[test]
     fn a_kind_the_policy_does_not_know_has_the_empty_record() {
         let policy = Policy {
-            kinds: vec![KindPolicy { merge: true, ..KindPolicy::named("a") }],
+            kinds: vec![KindPolicy { namespace: true, ..KindPolicy::named("a") }],
             ..Policy::default()
         };
-        assert!(policy.kind(0).merge);
-        assert!(!policy.kind(1).merge && policy.kind(1).declare.is_none());
+        assert!(policy.kind(0).namespace);
+        assert!(!policy.kind(1).namespace && policy.kind(1).declare.is_none());
         assert_eq!(policy.kind_name(0), "a");
         assert_eq!(policy.kind_name(7), "?");
         assert_eq!(policy.kind_name(ERROR_KIND), "ERROR");

@@ -39,17 +39,16 @@ pub(crate) fn swept(tree: &Tree) -> Vec<Group> {
     by_kind.into_iter().filter(|(_, ids)| ids.len() > 1).map(|(_, ids)| group(ids)).collect()
 }
 
-/// Each two nodes side by side of a kind that may merge (grammar data
-/// `merge`) and alike up to their bodies, made one: the first's closing
-/// bracket and the second's beginning up to its opening bracket written as
-/// nothing (`namespace n { A }\nnamespace n { B }` to
+/// Each two namespaces side by side (grammar data `namespaces`), alike up
+/// to their bodies, made one: the first's closing bracket and the second's
+/// beginning up to its opening bracket written as nothing (`namespace n { A }\nnamespace n { B }` to
 /// `namespace n { A \n B }`).
 pub(super) fn merges(tree: &Tree) -> Vec<Group> {
     let policy = tree.policy();
-    if !policy.kinds.iter().any(|k| k.merge) {
+    if !policy.kinds.iter().any(|k| k.namespace) {
         return Vec::new();
     }
-    let mergeable = |id: NodeId| policy.kind(tree.node(id).kind).merge;
+    let mergeable = |id: NodeId| policy.kind(tree.node(id).kind).namespace;
     // the children before the body, and the body's brackets
     let parts = |id: NodeId| {
         let children: Vec<NodeId> = tree.children(id).collect();
