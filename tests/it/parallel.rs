@@ -95,7 +95,7 @@ fn batches_give_the_same_result_for_every_jobs() {
 
 /// Without `--batch`, the width of the rounds follows `-j` in bands: one
 /// change at a time below 8 workers, rounds of 16 from 8 and of 64 from
-/// 32, so a result is that of `-j 1` with the band's `--batch`; and
+/// 16, so a result is that of `-j 1` with the band's `--batch`; and
 /// `--batch 0` keeps many workers to one change at a time.
 #[test]
 fn many_workers_alone_test_in_rounds_of_their_band() {
@@ -108,9 +108,9 @@ fn many_workers_alone_test_in_rounds_of_their_band() {
         String::from_utf8_lossy(&eight),
         String::from_utf8_lossy(&sixteen)
     );
-    let (wide, _) = reduce_case(&case, "32");
+    let (wide, _) = reduce_case(&case, "16");
     let (sixty_four, _) = reduce_case_with(&case, "1", &["--batch", "64"]);
-    assert!(wide == sixty_four, "-j32 and -j1 --batch 64 differ");
+    assert!(wide == sixty_four, "-j16 and -j1 --batch 64 differ");
     let (one, _) = reduce_case(&case, "1");
     let (unbatched, _) = reduce_case_with(&case, "8", &["--batch", "0"]);
     assert!(one == unbatched, "-j8 --batch 0 and -j1 differ");

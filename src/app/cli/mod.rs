@@ -152,7 +152,7 @@ pub struct Args {
     /// into N blocks, so that many workers test at once (0: one change at a
     /// time). The result is the same for every -j with the same N. See the
     /// README's "Many workers".
-    /// [default: 0 below -j 8, 16 from -j 8, 64 from -j 32]
+    /// [default: 0 below -j 8, 16 from -j 8, 64 from -j 16]
     #[arg(long, value_name = "N", help_heading = "Algorithm")]
     pub batch: Option<usize>,
 
@@ -257,7 +257,7 @@ pub(crate) const MAX_JOBS: usize = 256;
 fn batch_for(jobs: usize) -> Option<usize> {
     match jobs {
         0..=7 => None,
-        8..=31 => Some(16),
+        8..=15 => Some(16),
         _ => Some(64),
     }
 }
