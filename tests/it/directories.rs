@@ -153,3 +153,64 @@ fn regression_a_set_s_copy_is_kept_between_tests_only_as_hdd_made_it() {
     let result = fs::read_to_string(dir.path().join("proj.reduced/main.c")).expect("result");
     assert!(result.contains("needle") && result.len() < 30, "{result:?}");
 }
+
+#[test]
+fn regression_a_set_s_files_keep_their_permission_bits_in_the_test_s_copy_and_the_result() {
+    // a script of the input directory that the test runs lost its execute
+    // bit in the test's copy, so the original was not interesting (exit 3);
+    // each file now keeps its permission bits, a read-only one too (written
+    // again between tests), in the copy, the result and the in-place one
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch();
+    let proj = dir.path().join("proj");
+    fs::create_dir_all(proj.join("sub")).expect("mkdir");
+    let text: String = (0..10).map(|i| format!("int v{i} = {i};\n")).collect();
+    fs::write(proj.join("main.c"), text.clone() + "int needle;\n").expect("write");
+    fs::write(proj.join("sub/ro.c"), &text).expect("write");
+    fs::write(proj.join("private.c"), &text).expect("write");
+    fs::write(proj.join("check.sh"), "#!/bin/sh\ngrep -q needle main.c\n").expect("write");
+    let modes = [("check.sh", 0o750), ("sub/ro.c", 0o444), ("private.c", 0o600), ("main.c", 0o664)];
+    for (rel, mode) in modes {
+        fs::set_permissions(proj.join(rel), fs::Permissions::from_mode(mode)).expect("chmod");
+    }
+    let log = dir.path().join("modes");
+    let test = script(
+        &dir.path().join("t.sh"),
+        &format!(
+            "stat -c '%n %a' check.sh sub/ro.c private.c main.c >> '{}'\n./check.sh && grep -q needle main.c",
+            log.display()
+        ),
+    );
+    let mode_of =
+        |path: &Path| fs::symlink_metadata(path).expect("stat").permissions().mode() & 0o777;
+    for in_place in [false, true] {
+        let mut cmd = hdd();
+        cmd.arg("-t").arg(&test).arg(&proj).args(["-j1", "-q"]);
+        if in_place {
+            cmd.arg("--in-place");
+        }
+        let out = run(&mut cmd);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let seen = fs::read_to_string(&log).expect("the tests ran");
+        let wrong: Vec<&str> = seen
+            .lines()
+            .filter(|l| {
+                !["check.sh 750", "sub/ro.c 444", "private.c 600", "main.c 664"].contains(l)
+            })
+            .collect();
+        assert!(wrong.is_empty(), "modes in the test's copy: {wrong:?}");
+        let result = if in_place { proj.clone() } else { dir.path().join("proj.reduced") };
+        let got = fs::read_to_string(result.join("main.c")).expect("result");
+        assert!(got.contains("needle") && got.len() < 30, "{got:?}");
+        for (rel, mode) in modes {
+            let path = result.join(rel);
+            if path.exists() {
+                assert_eq!(mode_of(&path), mode, "{rel} in {}", result.display());
+            }
+        }
+        assert_eq!(mode_of(&result.join("check.sh")), 0o750);
+    }
+    for (rel, mode) in modes {
+        assert_eq!(mode_of(&dir.path().join("proj.orig").join(rel)), mode, "{rel} in the backup");
+    }
+}
