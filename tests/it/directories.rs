@@ -214,3 +214,35 @@ fn regression_a_set_s_files_keep_their_permission_bits_in_the_test_s_copy_and_th
         assert_eq!(mode_of(&dir.path().join("proj.orig").join(rel)), mode, "{rel} in the backup");
     }
 }
+
+#[test]
+fn regression_an_input_whose_name_leaves_no_room_for_reduced_is_refused_before_the_test_runs() {
+    // a directory (or a file) of 250 bytes of name: its default output
+    // `NAME.reduced` is longer than a name may be (255 bytes), and hdd
+    // failed with exit 1 after the test had run on the original; now the
+    // name is refused first, exit 2, and `--in-place` (`NAME.orig` fits)
+    // works
+    let dir = scratch();
+    let name = "p".repeat(250);
+    let proj = dir.path().join(&name);
+    fs::create_dir_all(&proj).expect("mkdir");
+    fs::write(proj.join("main.c"), "int v;\nint needle;\n").expect("write");
+    let file = dir.path().join(format!("{}.c", "f".repeat(248)));
+    fs::write(&file, "int v;\nint needle;\n").expect("write");
+    let ran = dir.path().join("ran");
+    let test = script(
+        &dir.path().join("t.sh"),
+        &format!("touch '{}'\ngrep -rq needle \"$1\"", ran.display()),
+    );
+    for input in [&proj, &file] {
+        let out = run(hdd().arg("-t").arg(&test).arg(input).args(["-j1", "-q"]));
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("its name is longer than 255 bytes"), "{err}");
+        assert!(!ran.exists(), "the test ran before the name was refused");
+    }
+    let out = run(hdd().arg("-t").arg(&test).arg(&proj).args(["-j1", "-q", "--in-place"]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(dir.path().join(format!("{name}.orig")).is_dir());
+}

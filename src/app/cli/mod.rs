@@ -514,6 +514,7 @@ impl Args {
     /// is written by its own rules, see `DirOutput`), `--stats-json` and
     /// `--trace`, none of them the input or the test, nor one another.
     fn check_written(&self, output: &Path, input: &Path, test: &Path, set: bool) -> Result<()> {
+        super::output::check_names(output, input, self.in_place)?;
         if !set {
             super::output::check_target(output, "the output", input, test, self.in_place)?;
         }
