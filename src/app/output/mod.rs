@@ -5,7 +5,7 @@
 //! - Every result is written to a temporary file in the output's directory and
 //!   renamed over the output, so the output is always a complete file: the
 //!   original, or some interesting candidate. An interrupt, a crash or
-//!   `kill -9` at any moment loses nothing already found ([`file`]).
+//!   `kill -9` at any moment loses nothing already found ([`file`](mod@file)).
 //! - The output keeps the input's permissions.
 //! - A set of files ([`DirOutput`]) goes to a directory (`DIR.reduced/`),
 //!   written whole into a temporary directory beside it and renamed into
