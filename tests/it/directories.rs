@@ -246,3 +246,59 @@ fn regression_an_input_whose_name_leaves_no_room_for_reduced_is_refused_before_t
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(dir.path().join(format!("{name}.orig")).is_dir());
 }
+
+#[test]
+fn regression_in_place_on_a_directory_given_by_a_symbolic_link_replaces_the_link() {
+    // `hdd --in-place proj` with `proj -> real`: the result's rename met
+    // the link, not a directory, and failed with exit 1 after the backup
+    // was made (which then blocked the next run); now the link is replaced
+    // by the result, as a file's link is, and `real` stays as it was
+    let dir = scratch();
+    let test = project(dir.path());
+    fs::rename(dir.path().join("proj"), dir.path().join("real")).expect("mv");
+    symlink("real", dir.path().join("proj")).expect("link");
+    let before = fs::read(dir.path().join("real/main.c")).expect("read");
+    let out = run(hdd().arg("-t").arg(&test).arg(dir.path().join("proj")).args([
+        "--in-place",
+        "-j1",
+        "-q",
+    ]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let proj = fs::symlink_metadata(dir.path().join("proj")).expect("stat");
+    assert!(proj.is_dir(), "the link is not replaced by the result");
+    let result = fs::read_to_string(dir.path().join("proj/main.c")).expect("result");
+    assert!(result.contains("needle") && result.len() < 30, "{result:?}");
+    assert_eq!(fs::read(dir.path().join("real/main.c")).expect("real"), before);
+    assert_eq!(fs::read(dir.path().join("proj.orig/main.c")).expect("backup"), before);
+    let mut names: Vec<_> = fs::read_dir(dir.path())
+        .expect("ls")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["proj", "proj.orig", "real", "t.sh"]);
+}
+
+#[test]
+fn regression_a_set_s_output_that_exists_and_is_not_a_directory_is_refused_before_the_test_runs() {
+    // `hdd proj -o FILE` with FILE a regular file (or a link): the result's
+    // rename failed with exit 1 after the test had run; now exit 2 first,
+    // and FILE is left as it was
+    let dir = scratch();
+    let test = project(dir.path());
+    let ran = dir.path().join("ran");
+    let test = script(&test, &format!("touch '{}'\ngrep -q needle main.c", ran.display()));
+    let file = dir.path().join("out");
+    fs::write(&file, "mine\n").expect("write");
+    let link = dir.path().join("out-link");
+    symlink("proj", &link).expect("link");
+    for output in [&file, &link] {
+        let out =
+            run(hdd().arg("-t").arg(&test).arg(dir.path().join("proj")).arg("-o").arg(output));
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(!ran.exists(), "the test ran before the output was refused");
+    }
+    assert_eq!(fs::read_to_string(&file).expect("out"), "mine\n");
+    assert_eq!(fs::read_link(&link).expect("a link"), Path::new("proj"));
+}

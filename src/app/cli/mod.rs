@@ -515,8 +515,9 @@ impl Args {
     /// `--trace`, none of them the input or the test, nor one another.
     fn check_written(&self, output: &Path, input: &Path, test: &Path, set: bool) -> Result<()> {
         super::output::check_names(output, input, self.in_place)?;
-        if !set {
-            super::output::check_target(output, "the output", input, test, self.in_place)?;
+        match set {
+            false => super::output::check_target(output, "the output", input, test, self.in_place)?,
+            true => super::output::check_dir_target(output, self.in_place)?,
         }
         if let Some(stats) = &self.stats_json {
             super::output::check_target(stats, "the --stats-json file", input, test, false)?;

@@ -184,9 +184,17 @@ impl DirOutput {
         let (Some(new_name), Some(old_name)) = (name_of(&new), name_of(&old)) else {
             anyhow::bail!("{}: a temporary directory without a name", ctx());
         };
-        if at.join(&name).exists() {
+        match std::fs::symlink_metadata(at.join(&name)) {
             // a directory may be renamed over an empty one
-            parent.rename(&name, &old_name).with_context(ctx)?;
+            Ok(meta) if meta.is_dir() => parent.rename(&name, &old_name).with_context(ctx)?,
+            // a link to the directory an --in-place run was given (hdd
+            // refuses any other output that is not a directory): it goes,
+            // as a file's link does, and the directory it names stays
+            Ok(_) => {
+                std::fs::remove_dir(old.path()).with_context(ctx)?;
+                parent.rename(&name, &old_name).with_context(ctx)?;
+            }
+            Err(_) => {}
         }
         parent.rename(&new_name, &name).with_context(ctx)?;
         // renamed into place: nothing left to remove

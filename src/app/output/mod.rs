@@ -36,4 +36,4 @@ mod target;
 pub(crate) use claim::Claim;
 pub(crate) use directory::{default_dir_path, DirOutput};
 pub(crate) use file::{default_path, Output};
-pub(crate) use target::{check_names, check_target};
+pub(crate) use target::{check_dir_target, check_names, check_target};

@@ -98,6 +98,20 @@ pub(crate) fn check_names(output: &Path, input: &Path, in_place: bool) -> Result
     Ok(())
 }
 
+/// Checks, before anything runs, that the output directory of a set,
+/// `path`, is absent or a directory (unless `in_place`: then it is the
+/// input): a directory cannot replace anything else.
+pub(crate) fn check_dir_target(path: &Path, in_place: bool) -> Result<()> {
+    let exists = dir::reach(path).and_then(|p| fs::symlink_metadata(&*p));
+    match exists {
+        Ok(meta) if !in_place && !meta.is_dir() => Err(Fatal::usage(format!(
+            "the output {} exists and is not a directory; hdd would replace it",
+            shown(&path)
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Whether this process may create files in `dir`.
 fn writable(dir: &Path) -> bool {
     use std::os::unix::ffi::OsStrExt;
