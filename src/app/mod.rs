@@ -1,15 +1,15 @@
 //! The application layer: one reduction as a user asks for it.
 //!
-//! - [`cli`]: the command line (clap) into a validated [`config::Config`];
-//!   [`values`]: the values its options take (durations, shell words).
-//! - [`session`]: one reduction from start to end, the plan's host.
-//! - [`set`]: a set of files (a directory, or several files) reduced jointly.
-//! - [`output`]: saving results without ever losing the user's data.
-//! - [`progress`]: the live line on stderr; [`resume`]: the command that
-//!   goes on from a stopped run's result; [`naming`]: the name a test
+//! - `cli`: the command line (clap) into a validated [`config::Config`];
+//!   `values`: the values its options take (durations, shell words).
+//! - `session`: one reduction from start to end, the plan's host.
+//! - `set`: a set of files (a directory, or several files) reduced jointly.
+//! - `output`: saving results without ever losing the user's data.
+//! - `progress`: the live line on stderr; `resume`: the command that
+//!   goes on from a stopped run's result; `naming`: the name a test
 //!   knows an input by.
-//! - [`error`]: the documented exit codes and the error that carries one;
-//!   [`shown`]: a path as messages show it.
+//! - `error`: the documented exit codes and the error that carries one;
+//!   `shown`: a path as messages show it.
 //!
 //! Only `main` (the binary) picks the exit code, from what these return.
 

@@ -11,13 +11,15 @@
 //!
 //! Symbolic links are kept as links (in the test's copy, the result and an
 //! `--in-place` backup), never followed nor written through; FIFOs, sockets
-//! and devices are left out.
+//! and devices are left out. Each file keeps its permission bits in the
+//! test's copy and the result (a script the test runs stays executable).
 //!
 //! A file may be emptied, never removed: the test always finds every file
 //! it was given (so a deleted header cannot be found silently elsewhere on
 //! the include path). The candidate's bytes are the reduced files' texts
 //! joined by [`forest::SEPARATOR`], in the set's order.
 
+use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -44,6 +46,9 @@ pub struct FileSet {
     /// Symbolic links, relative to `root`, with what they point to: kept
     /// as links in the test's copy and the result, never followed.
     pub links: Vec<(PathBuf, PathBuf)>,
+    /// The permission bits of each reduced and copied file, relative to
+    /// `root`, as the input had them.
+    pub modes: HashMap<PathBuf, u32>,
     /// A directory was given (the test gets its path), not files.
     pub is_dir: bool,
     /// The directory's name in the test's private copy: its own (of `.`,
@@ -60,9 +65,10 @@ impl FileSet {
             .map_err(|e| Fatal::usage(format!("cannot read {}: {e}", shown(&dir))))?;
         all.sort();
         links.sort();
-        let (mut files, mut copied) = (Vec::new(), Vec::new());
+        let (mut files, mut copied, mut modes) = (Vec::new(), Vec::new(), HashMap::new());
         for rel in all {
             let bytes = read(&dir.join(&rel))?;
+            modes.insert(rel.clone(), mode(&dir.join(&rel))?);
             if bytes.contains(&0) {
                 copied.push(rel);
             } else {
@@ -76,7 +82,7 @@ impl FileSet {
             )));
         }
         let name = test_name(dir);
-        Ok(FileSet { root: dir.to_path_buf(), files, copied, links, is_dir: true, name })
+        Ok(FileSet { root: dir.to_path_buf(), files, copied, links, modes, is_dir: true, name })
     }
 
     /// The set for several files.
@@ -109,8 +115,13 @@ impl FileSet {
             .collect();
         files.sort_by(|a, b| a.0.cmp(&b.0));
         files.dedup_by(|a, b| a.0 == b.0);
+        let modes = files
+            .iter()
+            .map(|(rel, _)| Ok((rel.clone(), mode(&root.join(rel))?)))
+            .collect::<Result<_>>()?;
         let name = test_name(&root);
-        Ok(FileSet { root, files, copied: Vec::new(), links: Vec::new(), is_dir: false, name })
+        let links = Vec::new();
+        Ok(FileSet { root, files, copied: Vec::new(), links, modes, is_dir: false, name })
     }
 
     /// The reduced files' texts, joined as a candidate is.
@@ -143,6 +154,7 @@ impl FileSet {
             files: self.files.iter().map(|(rel, _)| rel.clone()).collect(),
             copied,
             links: self.links.clone(),
+            modes: self.modes.clone(),
             pass_dir: self.is_dir,
         }))
     }
@@ -208,6 +220,11 @@ fn lang_of(path: &Path) -> &'static LangInfo {
 /// than `PATH_MAX`, or with files that deep below it).
 fn read(path: &Path) -> Result<Vec<u8>> {
     dir::read(path).map_err(|e| Fatal::usage(format!("cannot read {}: {e}", shown(&path))))
+}
+
+/// The permission bits of the file `path`, however long its path.
+fn mode(path: &Path) -> Result<u32> {
+    dir::mode(path).map_err(|e| Fatal::usage(format!("cannot read {}: {e}", shown(&path))))
 }
 
 /// Every file under `dir` (following no symbolic link to a directory),

@@ -2,15 +2,15 @@
 //! supported language.
 //!
 //! [`LANGUAGES`] is the registry: one row per language with its name, file
-//! extensions, grammar data (`grammars/<lang>.toml`, format in [`grammar`])
+//! extensions, grammar data (`grammars/<lang>.toml`, format in `grammar`)
 //! and how to build its front-end. Every front-end compiles its grammar data
-//! with the one compiler in [`tables`]. C, C++, GLSL, Go, Java, JavaScript,
+//! with the one compiler in `tables`. C, C++, GLSL, Go, Java, JavaScript,
 //! JSON, LLVM IR, Python, Rust, Solidity and TypeScript are rows of the one generic tree-sitter
-//! front-end ([`treesitter`]); XML has its own on quick-xml ([`xml`]);
-//! SMT-LIB and other S-expression formats have our own reader ([`sexp`]); and plain
-//! text, lines then tokens ([`text`]), is the fallback for anything else. A
+//! front-end (`treesitter`); XML has its own on quick-xml (`xml`);
+//! SMT-LIB and other S-expression formats have our own reader (`sexp`); and plain
+//! text, lines then tokens (`text`), is the fallback for anything else. A
 //! set of files has its own front-end,
-//! [`forest`], made of its files' front-ends.
+//! `forest`, made of its files' front-ends.
 //!
 //! Invariants: parsing never fails (malformed input gives a tree with error
 //! nodes, and unparsing that tree with everything kept gives the input

@@ -216,9 +216,29 @@ pub(crate) fn read(path: &Path) -> io::Result<Vec<u8>> {
     fs::read(&*reach(path)?)
 }
 
-/// [`fs::write`], for a path of any length.
-pub(crate) fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    fs::write(&*reach(path)?, bytes)
+/// The permission bits (read, write, execute of owner, group and others)
+/// of the file `path` (of any length, not followed).
+pub(crate) fn mode(path: &Path) -> io::Result<u32> {
+    use std::os::unix::fs::MetadataExt;
+    Ok(fs::symlink_metadata(&*reach(path)?)?.mode() & PERMISSIONS)
+}
+
+/// The bits [`mode`] reads and [`write_new`] sets: a set's files keep
+/// them (a script the test runs stays executable); set-id and sticky bits
+/// are not copied.
+pub(crate) const PERMISSIONS: u32 = 0o777;
+
+/// Makes a new file `path` (of any length; nothing may be there) holding
+/// `bytes`, with the permission bits `mode` whatever the umask. It is
+/// made writable by its owner only, then given `mode` once written, so a
+/// read-only mode does not stop the write.
+pub(crate) fn write_new(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let mut file =
+        fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&*reach(path)?)?;
+    file.write_all(bytes)?;
+    file.set_permissions(fs::Permissions::from_mode(mode & PERMISSIONS))
 }
 
 /// [`fs::create_dir_all`], for a path of any length.
@@ -328,8 +348,10 @@ mod tests {
         create_dir_all(&deep).expect("mkdir -p, deep");
         create_dir_all(&deep).expect("again: it exists");
         let file = deep.join("f.c");
-        write(&file, b"int x;").expect("write");
+        write_new(&file, b"int x;", 0o751).expect("write");
         assert_eq!(read(&file).expect("read"), b"int x;");
+        assert_eq!(mode(&file).expect("mode"), 0o751, "not the mode given, whatever the umask");
+        assert!(write_new(&file, b"", 0o644).is_err(), "a file that exists was written");
         assert_eq!(entries(&deep).expect("ls"), [(OsString::from("f.c"), Kind::File)]);
         let dir = Dir::open(&deep).expect("open");
         assert_eq!(fs::read(dir.path().join("f.c")).expect("through /proc"), b"int x;");

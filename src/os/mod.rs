@@ -1,12 +1,12 @@
 //! The OS layer: plumbing that knows nothing of reduction.
 //!
-//! - [`dir`]: directories by descriptor, for paths of `PATH_MAX` bytes or
+//! - `dir`: directories by descriptor, for paths of `PATH_MAX` bytes or
 //!   more.
-//! - [`stop`]: telling running work to stop (signals, `--max-time`, a
+//! - `stop`: telling running work to stop (signals, `--max-time`, a
 //!   cancelled test), over a wake pipe.
-//! - [`reaper`]: finding and ending every process a test started, and
+//! - `reaper`: finding and ending every process a test started, and
 //!   reaping the orphans hdd adopts.
-//! - [`scratch`]: the session directory that holds every run's private
+//! - `scratch`: the session directory that holds every run's private
 //!   directory, and the removal of those killed runs left.
 //!
 //! Invariant: this layer uses no other layer of the crate. It spawns

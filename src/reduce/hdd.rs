@@ -64,16 +64,16 @@ impl Hdd {
     }
 
     /// This HDD, hoisting the nodes of each level that have at most two
-    /// targets after its ddmin (see [`Hoisting::at_level`]) and before
+    /// targets after its ddmin (see `Hoisting::at_level`) and before
     /// the levels below look inside them: what a hoist drops costs no test
     /// there.
     pub fn hoisting(self) -> Hdd {
         Hdd { hoisting: true, ..self }
     }
 
-    /// This HDD, with each level's ddmin a [`Batch`] whose first round cuts
+    /// This HDD, with each level's ddmin a `Batch` whose first round cuts
     /// the level into `width` blocks, and its hoists (with [`Hdd::hoisting`])
-    /// in the same rounds ([`Batch::hoisting`]): for many workers.
+    /// in the same rounds (`Batch::hoisting`): for many workers.
     pub fn batched(self, width: usize) -> Hdd {
         Hdd { batch: Some(width), ..self }
     }

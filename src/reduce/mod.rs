@@ -5,8 +5,8 @@
 //! Invariant: nothing in here does I/O or knows a language, a process or a
 //! file. The core sees a [`Tree`](crate::syntax::Tree) only through its
 //! [`Units`], the current [`Mask`], and an [`Oracle`] that says which
-//! candidate masks are interesting; a [`Plan`] gets fresh parses of the
-//! current best from a [`Host`]. So every algorithm, and every plan, is
+//! candidate masks are interesting; a `Plan` gets fresh parses of the
+//! current best from a `Host`. So every algorithm, and every plan, is
 //! tested in memory against synthetic predicates.
 //!
 //! Algorithms are written as [`Search`]es: state machines that propose the
@@ -69,17 +69,17 @@ pub enum Proposal {
     /// Switch these units off in the candidate only: if it is interesting,
     /// the mask stays as it is and the search keeps the outcome, to commit
     /// later (a batch probes each of its changes against the same mask,
-    /// then commits the ones that passed together; see [`batch`]).
+    /// then commits the ones that passed together; see `batch`).
     Probe(Vec<NodeId>),
     /// Replace each of these nodes by a run of its descendants, at once (a
     /// batch of hoists committing the ones that passed alone, see
-    /// [`HoistBatch`]).
+    /// `HoistBatch`).
     Hoists(Vec<Hoist>),
     /// These hoists in the candidate only, like [`Proposal::Probe`].
     ProbeHoists(Vec<Hoist>),
     /// Switch these units off and replace these nodes by runs of their
     /// descendants, at once (a batch committing the blocks and the hoists
-    /// of its round that passed alone, see [`Batch::hoisting`]).
+    /// of its round that passed alone, see `Batch::hoisting`).
     OffHoists(Vec<NodeId>, Vec<Hoist>),
     /// Switch these units off and write these nodes as other texts, at
     /// once (coordinated deletion: a typedef with its uses made its type).
@@ -182,7 +182,7 @@ pub enum Step {
     /// Switching off a declaration with its uses.
     Coordinated,
     /// Keeping the closure of some top-level items, the rest off (see
-    /// [`closures`]).
+    /// `closures`).
     Closure,
     /// A batch probing a block of more units, or a single one, against
     /// the mask its whole round shares.
@@ -197,7 +197,7 @@ pub enum Step {
     /// Renaming one name at every token that spells it.
     Rename,
     /// The seam between two bracketed groups, deleted at once (see
-    /// [`seams`]).
+    /// `seams`).
     Seam,
 }
 

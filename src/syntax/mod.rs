@@ -1,18 +1,18 @@
 //! The syntax layer: a parsed text and the candidates made from it.
 //!
-//! - [`policy`]: a language's rules for reduction, one record per node kind.
-//! - [`tree`]: the arena [`Tree`] every front-end builds and every pass reads.
-//! - [`mask`]: a candidate as a bitset over the nodes, plus hoists.
-//! - [`unparse`]: tree + mask back to bytes, at about the cost of a `memcpy`.
-//! - [`chars`]: another tree over the same text whose units are the
+//! - `policy`: a language's rules for reduction, one record per node kind.
+//! - `tree`: the arena [`Tree`] every front-end builds and every pass reads.
+//! - `mask`: a candidate as a bitset over the nodes, plus hoists.
+//! - `unparse`: tree + mask back to bytes, at about the cost of a `memcpy`.
+//! - `chars`: another tree over the same text whose units are the
 //!   characters of strings, for the shrinking pass.
-//! - [`layout`]: another tree whose units are the whitespace between tokens,
+//! - `layout`: another tree whose units are the whitespace between tokens,
 //!   laid out again, for the layout pass.
-//! - [`ends`]: the tokens of the plain-text view that the token pass keeps,
+//! - `ends`: the tokens of the plain-text view that the token pass keeps,
 //!   as the language's parse of the same text says.
-//! - [`dump`]: the tree as text, for `--dump-tree`.
-//! - [`key`]: [`TextKey`], a text's identity for caches.
-//! - [`forest`]: several files' trees spliced into one, for multi-file
+//! - `dump`: the tree as text, for `--dump-tree`.
+//! - `key`: `TextKey`, a text's identity for caches.
+//! - `forest`: several files' trees spliced into one, for multi-file
 //!   inputs.
 //!
 //! Invariant: this layer knows nothing of the layers above it (languages,

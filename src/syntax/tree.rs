@@ -243,7 +243,7 @@ impl Tree {
         &self.src[n.start as usize..n.end as usize]
     }
 
-    /// Whether node `id` (a `parent` index: [`NO_PARENT`] for none) is a call
+    /// Whether node `id` (a `parent` index: `NO_PARENT` for none) is a call
     /// (grammar data `calls`).
     pub fn is_call(&self, id: u32) -> bool {
         id != NO_PARENT && self.policy.kind(self.nodes[id as usize].kind).call

@@ -82,15 +82,15 @@ const MAX_FAILURES: usize = 20;
 
 /// What the environment asks for.
 #[derive(Debug, Clone, Copy)]
-struct Settings {
-    seed: u64,
-    secs: f64,
+pub(crate) struct Settings {
+    pub(crate) seed: u64,
+    pub(crate) secs: f64,
     /// Only this round (a replay).
-    round: Option<u64>,
+    pub(crate) round: Option<u64>,
 }
 
 impl Settings {
-    fn from_env() -> Settings {
+    pub(crate) fn from_env() -> Settings {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
         let number = |name: &str, v: String| -> u64 {
             let v = v.trim();
@@ -109,11 +109,11 @@ impl Settings {
     }
 
     /// The generator of round `round`: the same for a replay.
-    fn rng(&self, round: u64) -> Rng {
+    pub(crate) fn rng(&self, round: u64) -> Rng {
         Rng::new(self.seed ^ round.wrapping_add(1).wrapping_mul(0xD1B5_4A32_D192_ED03))
     }
 
-    fn replay(&self, test: &str, round: u64) -> String {
+    pub(crate) fn replay(&self, test: &str, round: u64) -> String {
         format!(
             "HDD_FUZZ_SEED={:#x} HDD_FUZZ_ROUND={round} cargo test --release --test integration {test}",
             self.seed

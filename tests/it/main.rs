@@ -18,7 +18,9 @@
 //!   one-node cluster: the local result, and no step left behind.
 //! - `multi`: a directory, or several files, reduced jointly.
 //! - `fuzz`: structured mutations of every input through every front-end,
-//!   deterministic from a seed, for a bounded time (`HDD_FUZZ_SECS`).
+//!   deterministic from a seed, for a bounded time (`HDD_FUZZ_SECS`);
+//!   `fuzz_dirs`: random directory inputs (links, FIFOs, hostile names)
+//!   reduced by the binary.
 //! - `memory`: peak memory against input size, at `-j 1` and `-j 8`.
 //! - `progress`: the progress line on a pseudo-terminal of 80 columns: it
 //!   moves while a test runs, and fits.
@@ -37,6 +39,7 @@ mod corpus;
 mod directories;
 mod faults;
 mod fuzz;
+mod fuzz_dirs;
 mod languages;
 mod memory;
 mod multi;

@@ -92,7 +92,7 @@ pub struct Args {
     pub work_dir: Option<PathBuf>,
 
     /// The input's language [default: from the file extension]. The help
-    /// lists the names from the registry (see [`command`]).
+    /// lists the names from the registry (see `command`).
     #[arg(short, long, value_name = "LANG", help_heading = "Input and output")]
     pub lang: Option<String>,
 
@@ -128,7 +128,7 @@ pub struct Args {
     pub ddmin: DdminArg,
 
     /// The order in which the nodes of a level are tried [default: the
-    /// language's own]. The help lists each language's (see [`command`]).
+    /// language's own]. The help lists each language's (see `command`).
     #[arg(long, value_enum, help_heading = "Algorithm")]
     pub order: Option<OrderArg>,
 
@@ -175,7 +175,7 @@ pub struct Args {
     /// Run the language's formatter on the result as one more candidate,
     /// kept if the test still passes: clang-format for C, C++ and GLSL,
     /// prettier for JavaScript and TypeScript, rustfmt for Rust, gofmt for
-    /// Go (grammars/<lang>.toml, `format`); it must be on the PATH.
+    /// Go (`grammars/<lang>.toml`, `format`); it must be on the PATH.
     #[arg(long, help_heading = "Algorithm")]
     pub format: bool,
 
@@ -514,8 +514,10 @@ impl Args {
     /// is written by its own rules, see `DirOutput`), `--stats-json` and
     /// `--trace`, none of them the input or the test, nor one another.
     fn check_written(&self, output: &Path, input: &Path, test: &Path, set: bool) -> Result<()> {
-        if !set {
-            super::output::check_target(output, "the output", input, test, self.in_place)?;
+        super::output::check_names(output, input, self.in_place)?;
+        match set {
+            false => super::output::check_target(output, "the output", input, test, self.in_place)?,
+            true => super::output::check_dir_target(output, self.in_place)?,
         }
         if let Some(stats) = &self.stats_json {
             super::output::check_target(stats, "the --stats-json file", input, test, false)?;

@@ -9,6 +9,7 @@
 //! `.NAME.*.hdd-old`; so what a killed run left there is swept only once
 //! this run's first result is in place.
 
+use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, Once};
@@ -37,6 +38,9 @@ pub(crate) struct DirOutput {
     /// The input's symbolic links (relative paths, targets), made in every
     /// result as they were.
     links: Vec<(PathBuf, PathBuf)>,
+    /// The permission bits of the input's files (relative paths), given
+    /// to the same files of every result.
+    modes: HashMap<PathBuf, u32>,
 }
 
 /// The default output of a directory: `dir/src` → `dir/src.reduced`, the
@@ -55,12 +59,15 @@ pub(crate) fn default_dir_path(input: &Path) -> PathBuf {
 impl DirOutput {
     /// Prepares the output directory for the input directory `input`: with
     /// `in_place`, copies the input to `DIR.orig` first. `path` must not be
-    /// the input unless `in_place`, nor inside it.
+    /// the input unless `in_place`, nor inside it. Every result holds the
+    /// symbolic links `links` and gives its files the permission bits
+    /// `modes` (a file it does not name gets `rw-r--r--`).
     pub(crate) fn prepare(
         input: &Path,
         path: &Path,
         in_place: bool,
         links: Vec<(PathBuf, PathBuf)>,
+        modes: HashMap<PathBuf, u32>,
     ) -> Result<DirOutput> {
         let mut watched = None;
         if in_place {
@@ -87,7 +94,8 @@ impl DirOutput {
                 }
             }
         }
-        Ok(DirOutput { path: path.to_path_buf(), in_place: watched, swept: Once::new(), links })
+        let path = path.to_path_buf();
+        Ok(DirOutput { path, in_place: watched, swept: Once::new(), links, modes })
     }
 
     pub(crate) fn path(&self) -> &Path {
@@ -133,6 +141,7 @@ impl DirOutput {
             in_place: None,
             swept: Once::new(),
             links: self.links.clone(),
+            modes: self.modes.clone(),
         };
         saved.replace(best.iter().copied())?;
         Err(changed(&self.path, side))
@@ -165,8 +174,9 @@ impl DirOutput {
             if let Some(dir) = path.parent() {
                 dir::create_dir_all(dir).with_context(ctx)?;
             }
-            if !link_unchanged(&last.join(rel), &path, bytes) {
-                dir::write(&path, bytes).with_context(ctx)?;
+            let mode = self.modes.get(rel).copied().unwrap_or(0o644);
+            if !link_unchanged(&last.join(rel), &path, bytes, mode) {
+                dir::write_new(&path, bytes, mode).with_context(ctx)?;
             }
         }
         make_links(new.path(), &self.links).with_context(ctx)?;
@@ -174,9 +184,17 @@ impl DirOutput {
         let (Some(new_name), Some(old_name)) = (name_of(&new), name_of(&old)) else {
             anyhow::bail!("{}: a temporary directory without a name", ctx());
         };
-        if at.join(&name).exists() {
+        match std::fs::symlink_metadata(at.join(&name)) {
             // a directory may be renamed over an empty one
-            parent.rename(&name, &old_name).with_context(ctx)?;
+            Ok(meta) if meta.is_dir() => parent.rename(&name, &old_name).with_context(ctx)?,
+            // a link to the directory an --in-place run was given (hdd
+            // refuses any other output that is not a directory): it goes,
+            // as a file's link does, and the directory it names stays
+            Ok(_) => {
+                std::fs::remove_dir(old.path()).with_context(ctx)?;
+                parent.rename(&name, &old_name).with_context(ctx)?;
+            }
+            Err(_) => {}
         }
         parent.rename(&new_name, &name).with_context(ctx)?;
         // renamed into place: nothing left to remove
@@ -187,16 +205,18 @@ impl DirOutput {
 }
 
 /// Links `to` to the file `from` of the last result when it holds
-/// `bytes` already; returns whether it did. Each improvement writes the
+/// `bytes` already, with the permission bits `mode`; returns whether it
+/// did. Each improvement writes the
 /// whole result anew, but a file it leaves as it was gets no new inode:
 /// on a set of hundreds of files, making and freeing inodes costs the
 /// file system far more than the test (BENCHMARKS.md, "A directory of
 /// many files"). The bytes are read and compared, so a file changed since
 /// hdd wrote it is written again, not carried over.
-fn link_unchanged(from: &Path, to: &Path, bytes: &[u8]) -> bool {
+fn link_unchanged(from: &Path, to: &Path, bytes: &[u8], mode: u32) -> bool {
+    use std::os::unix::fs::MetadataExt;
     let (Ok(from), Ok(to)) = (dir::reach(from), dir::reach(to)) else { return false };
     let same = std::fs::symlink_metadata(&*from)
-        .is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64)
+        .is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64 && m.mode() & 0o7777 == mode)
         && std::fs::read(&*from).is_ok_and(|b| b == bytes);
     same && std::fs::hard_link(&*from, &*to).is_ok()
 }
@@ -226,9 +246,11 @@ mod tests {
         fs::write(input.join("sub/a.c"), "int a;").expect("write");
         let path = default_dir_path(&input);
         assert_eq!(path, dir.path().join("src.reduced"));
-        assert!(DirOutput::prepare(&input, &input, false, Vec::new()).is_err());
-        assert!(DirOutput::prepare(&input, &input.join("out"), false, Vec::new()).is_err());
-        let out = DirOutput::prepare(&input, &path, false, Vec::new()).expect("prepare");
+        assert!(DirOutput::prepare(&input, &input, false, Vec::new(), HashMap::new()).is_err());
+        assert!(DirOutput::prepare(&input, &input.join("out"), false, Vec::new(), HashMap::new())
+            .is_err());
+        let out =
+            DirOutput::prepare(&input, &path, false, Vec::new(), HashMap::new()).expect("prepare");
         out.write([(Path::new("sub/a.c"), &b"int;"[..]), (Path::new("b.h"), b"x")]).expect("1");
         out.write([(Path::new("sub/a.c"), &b""[..])]).expect("2");
         assert_eq!(fs::read(path.join("sub/a.c")).expect("result"), b"");
@@ -248,7 +270,8 @@ mod tests {
             fs::read_dir(dir.path()).expect("ls").map(|e| e.expect("e").file_name()).collect();
         assert_eq!(names.len(), 2, "temporary directories left behind: {names:?}");
         // in place: the input is backed up first
-        let out = DirOutput::prepare(&input, &input, true, Vec::new()).expect("in place");
+        let out =
+            DirOutput::prepare(&input, &input, true, Vec::new(), HashMap::new()).expect("in place");
         out.write([(Path::new("sub/a.c"), &b"a"[..])]).expect("3");
         assert_eq!(fs::read(input.join("sub/a.c")).expect("result"), b"a");
         assert_eq!(fs::read(dir.path().join("src.orig/sub/a.c")).expect("backup"), b"int a;");

@@ -6,7 +6,7 @@
 //! it last wrote (the input, before the first write), by a [`Stamp`]; if
 //! not, the best result goes to a side path (`FILE.reduced.EXT`,
 //! `DIR.reduced`) and the run stops with
-//! [`exit::CHANGED`](crate::app::error::exit::CHANGED).
+//! [`exit::CHANGED`].
 
 use std::fs;
 use std::hash::{Hash, Hasher};

@@ -5,7 +5,7 @@
 //! - Every result is written to a temporary file in the output's directory and
 //!   renamed over the output, so the output is always a complete file: the
 //!   original, or some interesting candidate. An interrupt, a crash or
-//!   `kill -9` at any moment loses nothing already found ([`file`]).
+//!   `kill -9` at any moment loses nothing already found ([`file`](mod@file)).
 //! - The output keeps the input's permissions.
 //! - A set of files ([`DirOutput`]) goes to a directory (`DIR.reduced/`),
 //!   written whole into a temporary directory beside it and renamed into
@@ -36,4 +36,4 @@ mod target;
 pub(crate) use claim::Claim;
 pub(crate) use directory::{default_dir_path, DirOutput};
 pub(crate) use file::{default_path, Output};
-pub(crate) use target::check_target;
+pub(crate) use target::{check_dir_target, check_names, check_target};

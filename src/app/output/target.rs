@@ -12,7 +12,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use super::names::dir_of;
+use super::names::{dir_of, NAME_MAX};
 use crate::app::error::Fatal;
 use crate::app::shown::shown;
 use crate::os::dir;
@@ -68,6 +68,48 @@ pub(crate) fn check_target(
         )));
     }
     Ok(())
+}
+
+/// Checks, before anything runs, that the names hdd gives the output and,
+/// with `in_place`, the backup beside the input (`FILE.orig`, `DIR.orig`)
+/// fit in a directory entry (`NAME_MAX`): a default output adds
+/// `.reduced` to the input's name, which may then be too long.
+pub(crate) fn check_names(output: &Path, input: &Path, in_place: bool) -> Result<()> {
+    let too_long = |path: &Path, what: &str, fix: &str| {
+        let long = path.file_name().is_some_and(|n| n.len() > NAME_MAX);
+        match long {
+            true => Err(Fatal::usage(format!(
+                "cannot write {what} {}: its name is longer than {NAME_MAX} bytes; {fix}",
+                shown(&path)
+            ))),
+            false => Ok(()),
+        }
+    };
+    too_long(output, "the output", "name a shorter one with -o")?;
+    if in_place {
+        let mut backup = input.as_os_str().to_owned();
+        backup.push(".orig");
+        too_long(
+            Path::new(&backup),
+            "the backup",
+            "rename the input or reduce it without --in-place",
+        )?;
+    }
+    Ok(())
+}
+
+/// Checks, before anything runs, that the output directory of a set,
+/// `path`, is absent or a directory (unless `in_place`: then it is the
+/// input): a directory cannot replace anything else.
+pub(crate) fn check_dir_target(path: &Path, in_place: bool) -> Result<()> {
+    let exists = dir::reach(path).and_then(|p| fs::symlink_metadata(&*p));
+    match exists {
+        Ok(meta) if !in_place && !meta.is_dir() => Err(Fatal::usage(format!(
+            "the output {} exists and is not a directory; hdd would replace it",
+            shown(&path)
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Whether this process may create files in `dir`.

@@ -143,7 +143,7 @@ fn reduce_from(config: &Config, stop: &Arc<Stop>, began: Instant, beside: bool) 
     // latency sooner; nothing they find is saved until it passed, and a
     // failed check abandons the run (see `WriteGate`).
     let (gate, checking) = match beside {
-        false => (WriteGate::Open(check.run()?), None),
+        false => (WriteGate::Open(Box::new(check.run()?)), None),
         true => {
             let (tx, rx) = mpsc::channel();
             (WriteGate::Waiting(rx), Some((check, tx)))

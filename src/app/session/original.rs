@@ -61,6 +61,7 @@ impl<'a> OriginalCheck<'a> {
                     &config.output,
                     config.in_place,
                     set.links.clone(),
+                    set.modes.clone(),
                 )?,
                 set,
                 l.copied.clone(),
@@ -84,7 +85,8 @@ impl<'a> OriginalCheck<'a> {
 pub(super) enum WriteGate<'c> {
     /// The check runs; its result comes by this channel.
     Waiting(mpsc::Receiver<Result<Clearance<'c>>>),
-    Open(Clearance<'c>),
+    /// Boxed: a set's output is large beside the other variants.
+    Open(Box<Clearance<'c>>),
     /// The check failed: why, until the session takes it.
     Failed(Option<anyhow::Error>),
 }
@@ -95,7 +97,7 @@ impl<'c> WriteGate<'c> {
     pub(super) fn wait(&mut self) -> Option<&Clearance<'c>> {
         if let WriteGate::Waiting(checked) = self {
             *self = match checked.recv() {
-                Ok(Ok(cleared)) => WriteGate::Open(cleared),
+                Ok(Ok(cleared)) => WriteGate::Open(Box::new(cleared)),
                 Ok(Err(e)) => WriteGate::Failed(Some(e)),
                 Err(mpsc::RecvError) => WriteGate::Failed(None),
             };
@@ -110,7 +112,7 @@ impl<'c> WriteGate<'c> {
     pub(super) fn into_clearance(mut self) -> Result<Clearance<'c>> {
         self.wait();
         match self {
-            WriteGate::Open(cleared) => Ok(cleared),
+            WriteGate::Open(cleared) => Ok(*cleared),
             WriteGate::Failed(Some(e)) => Err(e),
             _ => Err(anyhow::anyhow!("the check of the original input did not end")),
         }

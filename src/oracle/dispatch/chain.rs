@@ -9,7 +9,7 @@
 //! from there, without waiting for earlier tests; so does a test that has
 //! run long enough to be guessed again as passing. The chain goes only as
 //! deep as its chance of being needed allows
-//! ([`MIN_CHANCE`](crate::oracle::tuning::MIN_CHANCE)), and a round's first
+//! ([`MIN_CHANCE`]), and a round's first
 //! probe counts the probes of the round before it, on which it depends
 //! ([`Search::opens_round`](crate::reduce::Search::opens_round)).
 //!

@@ -12,6 +12,7 @@
 //! [`room`] says how long a run's paths get, so that the session directory
 //! can be reached by a shorter path when its own is too long for them.
 
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -47,6 +48,9 @@ pub struct SetLayout {
     /// Symbolic links made in every run, relative to the directory, with
     /// what they point to.
     pub links: Vec<(PathBuf, PathBuf)>,
+    /// The permission bits of each file (reduced or copied), relative to
+    /// the directory, as the input had them.
+    pub modes: HashMap<PathBuf, u32>,
     /// The test gets the directory's path; else each reduced file's path.
     pub pass_dir: bool,
 }
@@ -82,14 +86,22 @@ impl Layout {
             Layout::File(_) => reuse::clear(work),
             Layout::Set(set) => {
                 let files = set.files.iter().chain(set.copied.iter().map(|(p, _)| p));
+                let files = files.map(|p| (p.as_path(), set.mode(p)));
                 let links = set.links.iter().map(|(p, t)| (p.as_path(), t.as_path()));
-                reuse::tidy(work, &set.dir, files.map(PathBuf::as_path), links)
+                reuse::tidy(work, &set.dir, files, links)
             }
         }
     }
 }
 
 impl SetLayout {
+    /// The permission bits the file `rel` gets in the test's copy: the
+    /// input's (`rw-r--r--` for a file `modes` does not name, which a set
+    /// read from the disk never has).
+    fn mode(&self, rel: &Path) -> u32 {
+        self.modes.get(rel).copied().unwrap_or(0o644)
+    }
+
     /// Writes the candidate `bytes` into `work`, but the files `absent`
     /// marks; returns the directory (the working directory) and the test's
     /// arguments.
@@ -108,14 +120,15 @@ impl SetLayout {
         for (i, (rel, text)) in self.files.iter().zip(texts).enumerate() {
             let path = dir.join(rel);
             match present(&i) {
-                true => reuse::put(&path, text),
+                true => reuse::put(&path, text, self.mode(rel)),
                 false => reuse::absent(&path),
             }
             .with_context(|| format!("cannot write {}", path.display()))?;
         }
         for (rel, bytes) in &self.copied {
             let path = dir.join(rel);
-            reuse::put(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+            reuse::put(&path, bytes, self.mode(rel))
+                .with_context(|| format!("cannot write {}", path.display()))?;
         }
         fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
         for (rel, target) in &self.links {

@@ -10,7 +10,7 @@
 //! -n1'`) the test command is prefixed by it; nothing else changes.
 //!
 //! Each run gets its own process group and a mark in its environment, and
-//! its whole process tree is ended ([`reaper`](crate::os::reaper)) on
+//! its whole process tree is ended ([`reaper`]) on
 //! timeout, on cancellation and on interrupt (SIGTERM first, SIGKILL after
 //! the grace period), and after the test exits (so nothing it left in the
 //! background outlives it). `TMPDIR` points into the run's private
@@ -26,7 +26,7 @@
 //! a test costs hdd"). Of a set of files, the copy the test got stays
 //! where it is still as hdd made it, and the next run writes only the
 //! files that differ ([`reuse`]). The session directory
-//! ([`scratch`](crate::os::scratch)) goes when the runner is dropped.
+//! ([`scratch`]) goes when the runner is dropped.
 //!
 //! Invariant: every process spawned here is registered with the reaper
 //! ([`Registry`]) while the spawn holds its lock, so no orphan sweep reaps
@@ -123,7 +123,7 @@ pub(crate) struct Report {
     pub outcome: Outcome,
     pub elapsed: Duration,
     /// The end of the test's output (stdout and stderr), at most
-    /// [`OUTPUT_TAIL`] bytes, when asked for.
+    /// [`OUTPUT_TAIL`](tail::OUTPUT_TAIL) bytes, when asked for.
     pub output: Option<Vec<u8>>,
 }
 

@@ -11,17 +11,19 @@
 //! - after a run, everything in the working directory that is not one of
 //!   the set's files, links or their directories goes (removed whole,
 //!   whatever its permissions); a file stays only while it is a regular
-//!   file with a single link, owned by hdd's user, with the mode hdd's
-//!   files are made with; a directory only while it is a directory with
-//!   the mode hdd's directories are made with; a link only while it
+//!   file with a single link, owned by hdd's user, with the permission
+//!   bits its input file has (hdd gives them to every file it writes); a
+//!   directory only while it is a directory with the mode hdd's
+//!   directories are made with; a link only while it
 //!   points where the set's link does;
 //! - before a run, a kept file whose bytes differ from the candidate's is
-//!   written again (never through a link: `O_NOFOLLOW`). Bytes are
+//!   written again (never through a link: `O_NOFOLLOW`; made anew when its
+//!   mode does not let its owner write it). Bytes are
 //!   compared, not times: a test may write a file within the clock tick
 //!   of hdd's own write, and leave its size as it was.
 //!
-//! Where the mode of new files cannot be known (no `/proc/self/status`),
-//! nothing is kept: every run writes its copy anew, as a single file's
+//! Where the mode of new directories cannot be known (no
+//! `/proc/self/status`), nothing is kept: every run writes its copy anew, as a single file's
 //! run always does.
 
 use std::collections::{HashMap, HashSet};
@@ -34,24 +36,16 @@ use std::sync::OnceLock;
 
 use crate::os::dir::{self, remove_all, Kind};
 
-/// The modes hdd's new files and directories get (`0666` and `0777` less
-/// the umask).
-#[derive(Clone, Copy, Debug)]
-struct Modes {
-    file: u32,
-    dir: u32,
-}
-
-/// The modes of new files and directories, from the umask that
-/// `/proc/self/status` shows (reading it does not change it, as `umask(2)`
-/// would for every thread); `None` where it does not say.
-fn modes() -> Option<Modes> {
-    static MODES: OnceLock<Option<Modes>> = OnceLock::new();
-    *MODES.get_or_init(|| {
+/// The mode of hdd's new directories (`0777` less the umask), from the
+/// umask that `/proc/self/status` shows (reading it does not change it, as
+/// `umask(2)` would for every thread); `None` where it does not say.
+fn dir_mode() -> Option<u32> {
+    static MODE: OnceLock<Option<u32>> = OnceLock::new();
+    *MODE.get_or_init(|| {
         let status = fs::read_to_string("/proc/self/status").ok()?;
         let line = status.lines().find_map(|l| l.strip_prefix("Umask:"))?;
         let umask = u32::from_str_radix(line.trim(), 8).ok()?;
-        Some(Modes { file: 0o666 & !umask, dir: 0o777 & !umask })
+        Some(0o777 & !umask)
     })
 }
 
@@ -73,20 +67,20 @@ fn remove(path: &Path, kind: Kind) -> io::Result<()> {
 }
 
 /// After a run: leaves in its working directory `work` only what of the
-/// set's copy (the directory `name`, holding `files` and `links`, both
-/// relative to it) is as hdd made it (see the module's doc); removes the
-/// rest.
+/// set's copy (the directory `name`, holding `files` with their
+/// permission bits and `links`, both relative to it) is as hdd made it
+/// (see the module's doc); removes the rest.
 pub(super) fn tidy<'a>(
     work: &Path,
     name: &OsStr,
-    files: impl IntoIterator<Item = &'a Path>,
+    files: impl IntoIterator<Item = (&'a Path, u32)>,
     links: impl IntoIterator<Item = (&'a Path, &'a Path)>,
 ) -> io::Result<()> {
-    let Some(modes) = modes() else { return clear(work) };
-    let files: HashSet<&Path> = files.into_iter().collect();
+    let Some(dir_mode) = dir_mode() else { return clear(work) };
+    let files: HashMap<&Path, u32> = files.into_iter().collect();
     let links: HashMap<&Path, &Path> = links.into_iter().collect();
     let mut dirs: HashSet<&Path> = HashSet::new();
-    for path in files.iter().chain(links.keys()) {
+    for path in files.keys().chain(links.keys()) {
         // every ancestor but the set's directory itself (the empty path)
         for up in path.ancestors().skip(1).filter(|a| !a.as_os_str().is_empty()) {
             if !dirs.insert(up) {
@@ -94,10 +88,10 @@ pub(super) fn tidy<'a>(
             }
         }
     }
-    let kept = Kept { files, links, dirs, modes };
+    let kept = Kept { files, links, dirs, dir_mode };
     for (entry, kind) in dir::entries(work)? {
         let path = work.join(&entry);
-        if entry == name && kind == Kind::Dir && kept.has_mode(&path, modes.dir, false)? {
+        if entry == name && kind == Kind::Dir && kept.has_mode(&path, dir_mode, false)? {
             kept.walk(&path, Path::new(""))?;
         } else {
             remove(&path, kind)?;
@@ -109,10 +103,11 @@ pub(super) fn tidy<'a>(
 /// What of a set's copy may be kept, by path relative to the set's
 /// directory.
 struct Kept<'a> {
-    files: HashSet<&'a Path>,
+    /// The set's files, with their permission bits.
+    files: HashMap<&'a Path, u32>,
     links: HashMap<&'a Path, &'a Path>,
     dirs: HashSet<&'a Path>,
-    modes: Modes,
+    dir_mode: u32,
 }
 
 impl Kept<'_> {
@@ -124,12 +119,12 @@ impl Kept<'_> {
             let keep = match kind {
                 Kind::Dir => {
                     self.dirs.contains(rel.as_path())
-                        && self.has_mode(&path, self.modes.dir, false)?
+                        && self.has_mode(&path, self.dir_mode, false)?
                 }
-                Kind::File => {
-                    self.files.contains(rel.as_path())
-                        && self.has_mode(&path, self.modes.file, true)?
-                }
+                Kind::File => match self.files.get(rel.as_path()) {
+                    Some(&mode) => self.has_mode(&path, mode, true)?,
+                    None => false,
+                },
                 Kind::Link => match self.links.get(rel.as_path()) {
                     Some(target) => fs::read_link(&*dir::reach(&path)?)? == *target,
                     None => false,
@@ -155,28 +150,32 @@ impl Kept<'_> {
     }
 }
 
-/// Makes the file `path` hold `bytes`: a file [`tidy`] kept is left as it
-/// is when it holds them already, else written again in place; anything
-/// else there is replaced by a new file.
-pub(super) fn put(path: &Path, bytes: &[u8]) -> io::Result<()> {
+/// Makes the file `path` hold `bytes`, with the permission bits `mode`: a
+/// file [`tidy`] kept is left as it is when it holds them already, else
+/// written again in place (when its owner may write it); anything else
+/// there is replaced by a new file.
+pub(super) fn put(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
     match dir::reach(path).and_then(|here| fs::symlink_metadata(&*here)) {
-        Ok(meta) if meta.is_file() => {
+        Ok(meta) if meta.is_file() && meta.mode() & 0o7777 == mode => {
             let here = dir::reach(path)?;
             if meta.len() == bytes.len() as u64 && fs::read(&*here)? == bytes {
                 return Ok(());
             }
-            let mut open = OpenOptions::new();
-            open.write(true).truncate(true).custom_flags(libc::O_NOFOLLOW);
-            return open.open(&*here)?.write_all(bytes);
+            if mode & 0o200 != 0 {
+                let mut open = OpenOptions::new();
+                open.write(true).truncate(true).custom_flags(libc::O_NOFOLLOW);
+                return open.open(&*here)?.write_all(bytes);
+            }
+            remove(path, Kind::File)?;
         }
-        Ok(meta) => remove(path, if meta.is_dir() { Kind::Dir } else { Kind::Special })?,
+        Ok(meta) => remove(path, if meta.is_dir() { Kind::Dir } else { Kind::File })?,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => return Err(e),
     }
     if let Some(parent) = path.parent() {
         dir::create_dir_all(parent)?;
     }
-    OpenOptions::new().write(true).create_new(true).open(&*dir::reach(path)?)?.write_all(bytes)
+    dir::write_new(path, bytes, mode)
 }
 
 /// Makes sure nothing is at `path` (a file a candidate leaves out).
@@ -209,7 +208,7 @@ mod tests {
 
     /// The set's files (one copied as it is, `bin/x.o`) and its link.
     fn tidy_set(work: &Path) -> io::Result<()> {
-        let files = ["a.c", "sub/b.c", "c.c", "bin/x.o"].map(Path::new);
+        let files = ["a.c", "sub/b.c", "c.c", "bin/x.o"].map(|f| (Path::new(f), 0o644));
         tidy(work, OsStr::new("src"), files, [(Path::new("l"), Path::new("a.c"))])
     }
 
@@ -220,7 +219,7 @@ mod tests {
         let src = work.join("src");
         fs::create_dir_all(&work).expect("mkdir");
         for (rel, text) in [("a.c", "a"), ("sub/b.c", "b"), ("c.c", "c"), ("bin/x.o", "\0")] {
-            put(&src.join(rel), text.as_bytes()).expect("put");
+            put(&src.join(rel), text.as_bytes(), 0o644).expect("put");
         }
         link(&src.join("l"), Path::new("a.c")).expect("link");
         let ino = |rel: &str| fs::symlink_metadata(src.join(rel)).expect("stat").ino();
@@ -240,9 +239,9 @@ mod tests {
         assert_eq!((ino("a.c"), ino("sub/b.c")), (before.0, before.1), "not kept");
         // the next candidate: what is unchanged stays, what differs is written
         fs::write(src.join("a.c"), "A").expect("the test changed it");
-        put(&src.join("a.c"), b"a").expect("put");
-        put(&src.join("sub/b.c"), b"bb").expect("put");
-        put(&src.join("bin/x.o"), b"\0").expect("put");
+        put(&src.join("a.c"), b"a", 0o644).expect("put");
+        put(&src.join("sub/b.c"), b"bb", 0o644).expect("put");
+        put(&src.join("bin/x.o"), b"\0", 0o644).expect("put");
         absent(&src.join("c.c")).expect("absent");
         link(&src.join("l"), Path::new("a.c")).expect("link");
         assert_eq!(fs::read(src.join("a.c")).expect("a"), b"a");

@@ -12,8 +12,8 @@ use crate::syntax::tree::{flags, NodeId, Tree};
 use crate::syntax::{Swap, Text};
 
 /// The groups of declarations with the uses of their names, those of the
-/// names no declaration of the file resolves (see [`undeclared`]), and
-/// those of locals made global (see [`globals`]).
+/// names no declaration of the file resolves (see [`undeclared`](super::undeclared)), and
+/// those of locals made global (see [`globals`](super::globals())).
 pub(super) fn binding_groups(tree: &Tree) -> (Vec<Group>, Vec<Group>, Vec<Group>) {
     let Some(Resolved { decls, members, uses, calls, undeclared }) = resolved(tree) else {
         return (Vec::new(), Vec::new(), Vec::new());
@@ -51,7 +51,7 @@ pub(super) fn binding_groups(tree: &Tree) -> (Vec<Group>, Vec<Group>, Vec<Group>
 /// The group of the declarations `ds` with the uses `us`, or `None` when
 /// some part of it cannot be switched off. With `zeros`, a use that is
 /// replaced only in groups (`x` by `0`, a type name by `int`, see
-/// [`roles::GROUPED`]) is replaced so, also inside a call's argument, rather
+/// [`roles::GROUPED`](crate::syntax::tree::roles::GROUPED)) is replaced so, also inside a call's argument, rather
 /// than taking the statement around it: the group for a variable whose
 /// value the test needs somewhere, but not where it comes from, or for a
 /// typedef whose uses may all be `int`; kept only when the whole is shorter.

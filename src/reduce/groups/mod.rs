@@ -18,7 +18,7 @@
 //! a variable's value: [`Swap`]s). A name no declaration resolves has a
 //! group of its uses alone, replaced by such a form (a header's `size_t`
 //! by `int`). A local variable may also move to file scope, its
-//! assignments gone (see [`globals`]).
+//! assignments gone (see [`globals`](mod@globals)).
 
 mod bindings;
 mod dependencies;
@@ -77,7 +77,7 @@ pub(super) struct Decl {
 /// a name are tried before the name they use), leaving out those that
 /// switch off a single node and change nothing else (the 1-minimal phase
 /// tries those); each declaration with its uses written as its text (see
-/// [`inlined`]); each name the file does not declare (see
+/// [`inlined`](bindings::inlined)); each name the file does not declare (see
 /// [`undeclared`]); each syntax error with the node after it (see
 /// [`error_groups`]); each pair of blocks that may merge (see [`merges`]);
 /// each node with the token after it (see [`with_next_token`]); each function that may be made `void` (see [`voided`]); and each member
@@ -103,7 +103,7 @@ pub(crate) fn undeclared(tree: &Tree) -> Vec<Group> {
     binding_groups(tree).1
 }
 
-/// The groups of locals made global (see [`globalized`]), the latest
+/// The groups of locals made global (see [`globalized`](globals::globalized)), the latest
 /// declaration first: a last resort, which the plan tries when nothing
 /// else shortens the text.
 pub(crate) fn globals(tree: &Tree) -> Vec<Group> {

@@ -85,7 +85,7 @@ pub(super) fn resolved(tree: &Tree) -> Option<Resolved<'_>> {
 
 /// Each name token of `tree` that resolves to a declaration, with the
 /// node that declares it (for a batch's probes: what goes with a
-/// declaration, see [`Units::with_uses`](super::Units::with_uses)).
+/// declaration, see [`Units::with_uses`](crate::reduce::Units::with_uses)).
 pub(crate) fn name_uses(tree: &Tree) -> Vec<(NodeId, NodeId)> {
     let Some(r) = resolved(tree) else { return Vec::new() };
     let mut out = Vec::new();

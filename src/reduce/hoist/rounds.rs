@@ -24,15 +24,15 @@ use crate::syntax::{Hoist, Mask};
 /// round, after the merge, each target cost a test latency more); one
 /// whose hoist failed in the fold, in the next round. A node is done once
 /// hoisted or out of targets. A round of one hoist is that hoist itself,
-/// committed when interesting, as [`Hoisting`] would: nothing to merge, and
+/// committed when interesting, as [`Hoisting`](super::Hoisting) would: nothing to merge, and
 /// what follows may be guessed on it.
 ///
 /// The outcomes, and so the result, depend on neither timing nor `-j`. They
-/// may differ from [`Hoisting`]'s, which makes each hoist before trying
+/// may differ from [`Hoisting`](super::Hoisting)'s, which makes each hoist before trying
 /// the next node's (a hoist of an inner node may take away a target the
 /// outer node's later round would have used).
 ///
-/// [`Batch`]: super::Batch
+/// [`Batch`]: crate::reduce::batch::Batch
 #[derive(Clone, Debug)]
 pub(crate) struct HoistBatch {
     /// Hoists not to try.
