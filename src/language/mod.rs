@@ -201,9 +201,7 @@ pub static LANGUAGES: &[LangInfo] = &[
         name: "json",
         extensions: &["json"],
         grammar: ("grammars/json.toml", include_str!("../../grammars/json.toml")),
-        build: |info| {
-            treesitter::build(info, tree_sitter_json::LANGUAGE.into(), tree_sitter_json::NODE_TYPES)
-        },
+        build: |info| treesitter::build_json(info),
     },
     LangInfo {
         name: "llvm",

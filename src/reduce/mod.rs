@@ -42,7 +42,7 @@ pub(crate) mod units;
 pub(crate) mod whole;
 
 #[cfg(test)]
-mod rng;
+pub(crate) mod rng;
 #[cfg(test)]
 pub(crate) mod testing;
 

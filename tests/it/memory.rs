@@ -4,11 +4,10 @@
 //!
 //! The ceilings are today's figures with about a quarter of room, plus
 //! what the binary needs on an empty input; they catch memory growing
-//! back. XML meets the target of 20 times the input; JSON does not, and
-//! `-j 8` still needs more than `-j 1` (FIXME: `BENCHMARKS.md`, "Memory
-//! against input size", says what stands in the way: tree-sitter's own
-//! tree of a JSON text is about 20 times the text, held with hdd's tree);
-//! lower the ceilings as it comes closer.
+//! back. XML meets the target of 20 times the input; JSON, read by hdd's
+//! own reader, comes close on an input dense in nodes, and `-j 8` still
+//! needs more than `-j 1` (FIXME: `BENCHMARKS.md`, "Memory against input
+//! size"); lower the ceilings as they come closer.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -129,9 +128,11 @@ fn xml_needs_at_most_20_times_the_input() {
 }
 
 #[test]
-fn json_needs_at_most_100_times_the_input() {
-    // today (2 cores): -j 1 317 MB, -j 8 490 MB
-    check("json", &json(4 << 20), 100.0);
+fn json_needs_at_most_27_times_the_input() {
+    // denser in nodes than most JSON, hence above the target of 20 times
+    // (FIXME: `BENCHMARKS.md`, "A large JSON file"); tree-sitter's parse
+    // of the input, before the JSON reader, took more than twice this
+    check("json", &json(4 << 20), 27.0);
 }
 
 #[test]

@@ -24,9 +24,12 @@ use super::{whole, Frontend, GuardBase, Interrupt, LangInfo, INTERRUPT_EVERY};
 use crate::syntax::policy::ERROR_KIND;
 use crate::syntax::tree::{flags, roles, Action, Node, NodeId, Tree, TreeBuilder};
 
+mod cursor;
 mod incremental;
+mod json;
 mod node_types;
 
+use cursor::{Cursor, SourceNode};
 use incremental::{errors, Base};
 use node_types::{Grammar, Places, Slot};
 
@@ -70,7 +73,7 @@ impl Walk {
     /// Moves `cursor` to the next node in preorder after the current one's
     /// subtree, closing in `b` the nodes it leaves (but those closed
     /// early); true at the end of the tree.
-    fn next(&mut self, cursor: &mut tree_sitter::TreeCursor<'_>, b: &mut TreeBuilder) -> bool {
+    fn next(&mut self, cursor: &mut impl Cursor, b: &mut TreeBuilder) -> bool {
         loop {
             if cursor.goto_next_sibling() {
                 return false;
@@ -125,11 +128,34 @@ pub(crate) fn build(
     Ok(Box::new(frontend))
 }
 
+/// Builds JSON's front-end: tree-sitter-json's, reading with the JSON
+/// reader ([`json`]) every text it takes.
+pub(crate) fn build_json(info: &LangInfo) -> Result<Box<dyn Frontend>> {
+    let (file, text) = info.grammar;
+    let data = GrammarData::parse(file, text)?;
+    let language: Language = tree_sitter_json::LANGUAGE.into();
+    let mut frontend =
+        TreeSitterFrontend::new(language.clone(), tree_sitter_json::NODE_TYPES, &data)
+            .with_context(|| format!("cannot build the {} front-end from {file}", info.name))?;
+    let reader = json::JsonReader::new(&language)
+        .context("tree-sitter-json lacks a kind or field the JSON reader makes")?;
+    // the reader makes no insides of strings and numbers, and no chains
+    let t = &frontend.tables;
+    if !reader.leaf_kinds().iter().all(|&k| t.kind(k).atomic) || !t.chains.is_empty() {
+        anyhow::bail!("{file}: the JSON reader needs strings and numbers atomic and no chains");
+    }
+    frontend.json = Some(reader);
+    Ok(Box::new(frontend))
+}
+
 #[derive(Debug)]
 struct TreeSitterFrontend {
     language: Language,
     tables: Tables,
     places: Places,
+    /// JSON's own reader, which reads the texts it takes in place of
+    /// tree-sitter (the same tree, without tree-sitter's in memory).
+    json: Option<json::JsonReader>,
     /// Parses give up when it is set.
     interrupt: Interrupt,
 }
@@ -142,7 +168,13 @@ impl TreeSitterFrontend {
         let mut tables = Tables::compile(data, &grammar)?;
         let places = grammar.places(&tables)?;
         tables.set_slots(places.slot_infos.clone());
-        Ok(TreeSitterFrontend { language, tables, places, interrupt: Interrupt::default() })
+        Ok(TreeSitterFrontend {
+            language,
+            tables,
+            places,
+            json: None,
+            interrupt: Interrupt::default(),
+        })
     }
 
     fn parser(&self) -> Option<Parser> {
@@ -179,16 +211,15 @@ impl TreeSitterFrontend {
     fn build(
         &self,
         b: &mut TreeBuilder,
-        ts: &tree_sitter::Tree,
+        mut cursor: impl Cursor,
         src: &[u8],
         (offset, limit): (usize, usize),
         built: &mut usize,
     ) -> ControlFlow<()> {
         let body = b.current().is_some();
-        let r = ts.root_node();
+        let r = cursor.node();
         // the body's span: a node that spans it all goes with the token
         let whole = (r.start_byte() + offset, (r.end_byte() + offset).min(limit));
-        let mut cursor = ts.walk();
         let mut walk = Walk::default();
         loop {
             *built += 1;
@@ -205,7 +236,7 @@ impl TreeSitterFrontend {
                 continue;
             }
             let end = end.min(limit);
-            let field = cursor.field_id().map_or(0, |f| f.get());
+            let field = cursor.field_id();
             if field != 0 && !self.tables.chains.is_empty() {
                 walk.unnest(b, &self.tables.chains, field);
             }
@@ -230,7 +261,7 @@ impl TreeSitterFrontend {
             n.action = action;
             n.slot = slot;
             if let Action::Replace(e) = action {
-                if self.tables.only_in_groups(e, node.byte_range().len()) {
+                if self.tables.only_in_groups(e, node.end_byte() - node.start_byte()) {
                     n.role |= roles::GROUPED;
                 }
             }
@@ -243,7 +274,7 @@ impl TreeSitterFrontend {
             if !rules.atomic && cursor.goto_first_child() {
                 continue;
             }
-            if !body && rules.reparse && node.child_count() == 0 {
+            if !body && rules.reparse && node.is_leaf() {
                 self.body(b, src, start, end, built)?;
             }
             walk.close(b);
@@ -283,14 +314,14 @@ impl TreeSitterFrontend {
         if root.has_error() || root.child_count() == 0 {
             return ControlFlow::Continue(());
         }
-        self.build(b, &ts, src, (start, end), built)
+        self.build(b, ts.walk(), src, (start, end), built)
     }
 
     /// Flags, slot and action of a node, given its parent and field.
     fn classify(
         &self,
         parent: Option<&Node>,
-        node: &tree_sitter::Node<'_>,
+        node: &impl SourceNode,
         field: u16,
     ) -> (u8, u16, Action) {
         let (flags, action) = self.classify_action(parent, node, field);
@@ -305,13 +336,7 @@ impl TreeSitterFrontend {
 
     /// The flags (`flags::*`) of a node of `kind`, in `field` of `parent`:
     /// what the parser says of it, and its part in a separated list.
-    fn flags(
-        &self,
-        parent: Option<&Node>,
-        node: &tree_sitter::Node<'_>,
-        kind: u16,
-        field: u16,
-    ) -> u8 {
+    fn flags(&self, parent: Option<&Node>, node: &impl SourceNode, kind: u16, field: u16) -> u8 {
         let t = &self.tables;
         let mut f = 0;
         if node.is_named() {
@@ -348,7 +373,7 @@ impl TreeSitterFrontend {
     fn classify_action(
         &self,
         parent: Option<&Node>,
-        node: &tree_sitter::Node<'_>,
+        node: &impl SourceNode,
         field: u16,
     ) -> (u8, Action) {
         let (t, places) = (&self.tables, &self.places);
@@ -404,13 +429,20 @@ impl TreeSitterFrontend {
 impl Frontend for TreeSitterFrontend {
     fn parse(&self, src: Arc<[u8]>) -> Tree {
         let mut b = TreeBuilder::new(src.clone());
+        if let Some(read) = self.json.as_ref().and_then(|r| Some((r, r.read(&src)?))) {
+            let cursor = read.0.cursor(&read.1);
+            if self.build(&mut b, cursor, &src, (0, src.len()), &mut 0).is_break() {
+                return whole(src, 0, self.tables.policy.clone());
+            }
+            return b.finish(self.tables.policy.clone()); // no syntax errors
+        }
         let Some(ts) = self.ts_parse(&src, None) else {
             // only an interrupted or misconfigured parser returns nothing;
             // keep the input whole rather than fail
             return whole(src, 0, self.tables.policy.clone());
         };
         let mut built = 0usize;
-        if self.build(&mut b, &ts, &src, (0, src.len()), &mut built).is_break() {
+        if self.build(&mut b, ts.walk(), &src, (0, src.len()), &mut built).is_break() {
             return whole(src, 0, self.tables.policy.clone());
         }
         // the file's own errors, as a full parse counts them: errors of a
@@ -425,6 +457,9 @@ impl Frontend for TreeSitterFrontend {
     }
 
     fn syntax_errors(&self, src: &[u8]) -> usize {
+        if self.json.as_ref().is_some_and(|r| r.accepts(src)) {
+            return 0;
+        }
         match self.ts_parse(src, None) {
             Some(ts) => errors(&ts).len(),
             None => usize::MAX,
@@ -432,12 +467,18 @@ impl Frontend for TreeSitterFrontend {
     }
 
     fn guard_base(&self, src: &[u8]) -> Option<GuardBase> {
+        if self.json.as_ref().is_some_and(|r| r.accepts(src)) {
+            return Some(Box::new(json::Valid));
+        }
         let tree = self.ts_parse(src, None)?;
         let errors = errors(&tree);
         Some(Box::new(Base::new(tree, src, errors)))
     }
 
     fn syntax_errors_from(&self, base: &GuardBase, text: &[u8]) -> (usize, Option<GuardBase>) {
+        if self.json.as_ref().is_some_and(|r| r.accepts(text)) {
+            return (0, Some(Box::new(json::Valid)));
+        }
         let Some(base) = base.downcast_ref::<Base>() else {
             return (self.syntax_errors(text), None);
         };
