@@ -323,6 +323,11 @@ pub(crate) struct FunctionData {
     pub declarator: String,
     /// The text of the type that returns nothing (`void`).
     pub text: String,
+    /// The text that takes a definition's body's place to make it a
+    /// declaration (`;`: `int f(void) { ... }` to `int f(void);`). Without
+    /// it, a definition keeps its body (at least `{}`).
+    #[serde(default)]
+    pub prototype: Option<String>,
     /// The statement that returns (`return_statement`).
     pub returns: String,
     /// Kinds inside a function whose `return`s are their own (C++'s
@@ -439,6 +444,15 @@ pub(crate) struct DeclareData {
     /// values it declares, so deleting them first mostly costs a test.
     #[serde(default)]
     pub inline_first: bool,
+    /// Kinds of the `inline` field's node that name a tag, a name of their
+    /// own spelled by a child of the name's kind (C's `struct_specifier`,
+    /// `union_specifier`, `enum_specifier`): a typedef of one may go for
+    /// the tag, its tokens before the type and its name gone and each use
+    /// written as the type up to its tag (`typedef struct s {int a;} S; S
+    /// x;` to `struct s {int a;}; struct s x;`), when that is shorter.
+    /// Without it, such a typedef stays while its name is used.
+    #[serde(default)]
+    pub tags: Vec<String>,
 }
 
 /// The default order of a language: `order = "forward"` or `"backward"`.

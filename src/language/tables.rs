@@ -15,7 +15,7 @@ use super::grammar::{
     FunctionData, GlobalsData, GrammarData, LayoutData, OrderData, StatementData, SweepData,
 };
 use crate::syntax::policy::{
-    Declare, FnPart, Global, KindPolicy, Policy, Rules, Shrink, SlotInfo, Stands, Swept,
+    Declare, FnPart, FnTexts, Global, KindPolicy, Policy, Rules, Shrink, SlotInfo, Stands, Swept,
 };
 use crate::syntax::tree::roles;
 
@@ -177,10 +177,15 @@ impl Tables {
         }
         compile_bindings(data, v, &mut kinds, &mut role)?;
         if let Some(d) = &data.functions {
-            // the `void` text, an entry of no kind: only groups write it
-            let text = entries.texts.len() as u16;
-            entries.push(&d.text, &d.text, vec![false; v.kind_count()], true);
-            compile_functions(d, v, &mut kinds, text, &mut role)?;
+            // the `void` text and the prototype's, entries of no kind: only
+            // groups write them
+            let mut text = |t: &str| {
+                entries.push(t, t, vec![false; v.kind_count()], true);
+                entries.texts.len() as u16 - 1
+            };
+            let texts =
+                FnTexts { void: text(&d.text), prototype: d.prototype.as_deref().map(text) };
+            compile_functions(d, v, &mut kinds, texts, &mut role)?;
         }
         let inline_fields = child_roles
             .iter()
@@ -378,13 +383,13 @@ fn compile_statement(
 }
 
 /// Each kind's part in the functions' rewrites (grammar data `[functions]`),
-/// `text` being the index of the `void` text among the replacements; marks
+/// `texts` the indices of its texts among the replacements; marks
 /// the return types (`roles::TYPE`) through `role`.
 fn compile_functions(
     data: &FunctionData,
     v: &dyn Vocabulary,
     kinds: &mut [KindPolicy],
-    text: u16,
+    texts: FnTexts,
     role: &mut dyn FnMut(u16, u16, u8),
 ) -> Result<()> {
     let mut set = |names: &[String], part: FnPart| -> Result<Vec<u16>> {
@@ -397,7 +402,7 @@ fn compile_functions(
         }
         Ok(ks)
     };
-    let mut typed = set(&data.definitions, FnPart::Definition(text))?;
+    let mut typed = set(&data.definitions, FnPart::Definition(texts))?;
     typed.extend(set(&data.declarations, FnPart::Declaration)?);
     set(std::slice::from_ref(&data.declarator), FnPart::Declarator)?;
     set(std::slice::from_ref(&data.returns), FnPart::Return)?;
@@ -484,6 +489,11 @@ fn compile_bindings(
         for other in &d.spelled {
             for k in v.named(other).with_context(ctx)? {
                 kinds[k as usize].name_kind = Some(name);
+            }
+        }
+        for tag in &d.tags {
+            for k in v.named(tag).with_context(ctx)? {
+                kinds[k as usize].tag = true;
             }
         }
         if d.implicit && (d.each || d.field.is_none()) {

@@ -138,6 +138,10 @@ fn group_key(tree: &Tree, group: &Group) -> u128 {
         kind(&mut h, s.node);
         match s.with {
             Text::Copy(c) => node(&mut h, c),
+            Text::Span(a, b) => {
+                node(&mut h, a);
+                node(&mut h, b);
+            }
             Text::Replacement(r) => h.update(&r.to_le_bytes()),
             Text::Nothing => h.update(b"-"),
             // where it moves: before the function around it, whatever it reads

@@ -59,6 +59,9 @@ pub enum Text {
     Replacement(u16),
     /// The original text of another node.
     Copy(NodeId),
+    /// The original text from the start of one node to the end of another
+    /// after it (a struct's head, `struct s`, up to its tag).
+    Span(NodeId, NodeId),
     /// No text: a token no removal takes alone, gone with all others of
     /// its kind (a sweep's `;`).
     Nothing,

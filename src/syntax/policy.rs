@@ -56,6 +56,10 @@ pub struct KindPolicy {
     /// Its part in making a local variable global (grammar data
     /// `[globals]`).
     pub global: Global,
+    /// A type that names a tag (a struct's): a typedef of it may go for
+    /// the tag, its uses written as the type up to the tag (grammar data
+    /// `[[declare]] tags`).
+    pub tag: bool,
     /// How its nodes declare names (grammar data `[[declare]]`).
     pub declare: Option<Declare>,
     /// A name declared directly inside it is visible only inside it
@@ -79,7 +83,10 @@ impl KindPolicy {
     /// `kind` and its replacement texts at `replacement`.
     pub fn renumbered(&self, kind: u16, replacement: u16) -> KindPolicy {
         let function = match self.function {
-            FnPart::Definition(text) => FnPart::Definition(text + replacement),
+            FnPart::Definition(texts) => FnPart::Definition(FnTexts {
+                void: texts.void + replacement,
+                prototype: texts.prototype.map(|p| p + replacement),
+            }),
             part => part,
         };
         KindPolicy {
@@ -236,9 +243,8 @@ pub enum Swept {
 pub enum FnPart {
     #[default]
     No,
-    /// A function's definition; the index of the `void` text among the
-    /// policy's replacements.
-    Definition(u16),
+    /// A function's definition, with the texts its rewrites write.
+    Definition(FnTexts),
     /// A declaration, maybe of a function (a prototype, a member in its
     /// class), whose type changes along.
     Declaration,
@@ -250,6 +256,17 @@ pub enum FnPart {
     Nested,
     /// A class, whose members' definitions may move into it.
     Class,
+}
+
+/// The texts a function definition's rewrites write, as indices among the
+/// policy's replacements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FnTexts {
+    /// The type that returns nothing (`void`).
+    pub void: u16,
+    /// What takes the body's place to make the definition a declaration
+    /// (`;`); `None`: definitions keep their bodies.
+    pub prototype: Option<u16>,
 }
 
 /// A kind's part in making a local variable global (grammar data
@@ -331,13 +348,13 @@ mod tests {
     fn renumbering_moves_every_kind_and_text_the_record_names() {
         let declare = Declare { name: 2, each: false, implicit: false, inline_first: false };
         let k = KindPolicy {
-            function: FnPart::Definition(1),
+            function: FnPart::Definition(FnTexts { void: 1, prototype: Some(2) }),
             declare: Some(declare),
             name_kind: Some(4),
             ..KindPolicy::named("f")
         };
         let r = k.renumbered(10, 5);
-        assert_eq!(r.function, FnPart::Definition(6));
+        assert_eq!(r.function, FnPart::Definition(FnTexts { void: 6, prototype: Some(7) }));
         assert_eq!(r.declare.map(|d| d.name), Some(12));
         assert_eq!(r.name_kind, Some(14));
         assert_eq!(&*r.name, "f");

@@ -145,6 +145,7 @@ impl Unparser {
             let with = match s.with {
                 Text::Replacement(r) => With::Replacement(r),
                 Text::Copy(c) => With::Original(nodes[c.index()].start, nodes[c.index()].end),
+                Text::Span(a, b) => With::Original(nodes[a.index()].start, nodes[b.index()].end),
                 Text::Nothing => With::Nothing,
                 Text::MovedBefore(to) => {
                     // an insertion (a cut of no bytes) and a deletion

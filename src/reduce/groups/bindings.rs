@@ -37,6 +37,7 @@ pub(super) fn binding_groups(tree: &Tree) -> (Vec<Group>, Vec<Group>, Vec<Group>
         if !first {
             out.extend(inline);
         }
+        out.extend(untagged(tree, &decls, ds, us));
         out.extend(initialized(tree, &decls, ds, us));
         globals.extend(globalized(tree, &decls, ds, us, &file_names));
     }
@@ -140,4 +141,58 @@ pub(super) fn inlined(tree: &Tree, decls: &[Decl], ds: &[usize], us: &[NodeId]) 
     }
     let swaps = uses.iter().map(|&node| Swap { node, with: Text::Copy(value) }).collect();
     Some(Group { decls: vec![d.node], off: vec![d.node], swaps })
+}
+
+/// The group of the one typedef `ds` of a type that names a tag (grammar
+/// data `[[declare]] tags`) gone for the tag: its tokens before the type
+/// (`typedef`) and its name written as nothing, each of its uses `us`
+/// written as the type up to its tag (`typedef struct s {int a;} S; S x;`
+/// to `struct s {int a;}; struct s x;`), when that is shorter; `None` for
+/// a typedef of anything else, of more than its bare name, or of a type
+/// with no tag (`typedef struct {int a;} S;`).
+pub(super) fn untagged(tree: &Tree, decls: &[Decl], ds: &[usize], us: &[NodeId]) -> Option<Group> {
+    let [d] = ds else { return None };
+    let d = &decls[*d];
+    let (place, value) = place_and_value(tree, d)?;
+    let value = value?;
+    let at = tree.node(value).parent;
+    if !tree.policy().kind(tree.node(value).kind).tag || place != d.name || at != d.node.0 {
+        return None;
+    }
+    let leaf = |id: NodeId| tree.node(id).subtree_end == id.0 + 1;
+    let tag =
+        tree.children(value).find(|&c| leaf(c) && kind_of(tree, c) == kind_of(tree, d.name))?;
+    let token = |id: NodeId| leaf(id) && !tree.node(id).has(flags::NAMED);
+    let mut gone = Vec::new();
+    let mut after = false;
+    for c in tree.children(d.node) {
+        if tree.node(c).has(flags::EXTRA) {
+            continue;
+        }
+        match (c == value, c == place) {
+            (true, _) => after = true,
+            (_, true) => gone.push(c),
+            // `typedef`; after the name, its `;`
+            _ if token(c) => {
+                if !after {
+                    gone.push(c);
+                }
+            }
+            _ => return None,
+        }
+    }
+    let len = |a: NodeId, b: NodeId| i64::from(tree.node(b).end - tree.node(a).start);
+    let uses: Vec<NodeId> = us.iter().copied().filter(|&u| !inside(tree, u.0, d.node)).collect();
+    // the name takes the whitespace before it (`} S;` to `};`)
+    let space = i64::from(tree.node(place).start - tree.node(place).lead);
+    let removed: i64 = space + gone.iter().map(|&g| len(g, g)).sum::<i64>();
+    let added: i64 = uses.iter().map(|&u| len(value, tag) - len(u, u)).sum();
+    if removed <= added {
+        return None;
+    }
+    let mut swaps: Vec<Swap> =
+        gone.into_iter().map(|node| Swap { node, with: Text::Nothing }).collect();
+    swaps.extend(uses.into_iter().map(|node| Swap { node, with: Text::Span(value, tag) }));
+    swaps.sort_by_key(|s| s.node);
+    Some(Group { decls: vec![d.node], off: Vec::new(), swaps })
 }

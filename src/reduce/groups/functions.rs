@@ -1,11 +1,11 @@
 //! Function rewrites (grammar data `[functions]`): a function whose value
-//! no call uses made `void`, and a C++ member defined out of its class
-//! defined in it.
+//! no call uses made `void`, a definition made a declaration, and a C++
+//! member defined out of its class defined in it.
 
 use std::collections::{HashMap, HashSet};
 
 use super::{shortens, Group};
-use crate::syntax::policy::{FnPart, Stands};
+use crate::syntax::policy::{FnPart, FnTexts, KindPolicy, Stands};
 use crate::syntax::tree::{flags, roles, NodeId, Tree};
 use crate::syntax::{Swap, Text};
 
@@ -30,7 +30,8 @@ pub(super) fn voided(tree: &Tree) -> Vec<Group> {
     let Functions { defined, declared, used } = functions(tree);
     let fixed = &policy.fixed_names;
     let mut out = Vec::new();
-    for (f, name, text) in defined {
+    for (f, name, texts) in defined {
+        let text = texts.void;
         if used.contains(name) || fixed.iter().any(|x| **x == *name) {
             continue;
         }
@@ -49,8 +50,8 @@ pub(super) fn voided(tree: &Tree) -> Vec<Group> {
 
 /// The functions of a tree, by the name each declares (see [`fn_name`]).
 struct Functions<'t> {
-    /// Each definition, its name and the replacement text of its `void`.
-    defined: Vec<(NodeId, &'t [u8], u16)>,
+    /// Each definition, its name and the replacement texts of its rewrites.
+    defined: Vec<(NodeId, &'t [u8], FnTexts)>,
     /// The declarations (prototypes) of each name.
     declared: HashMap<&'t [u8], Vec<NodeId>>,
     /// The names of the functions a call uses the value of (a call that is
@@ -65,8 +66,8 @@ fn functions(tree: &Tree) -> Functions<'_> {
     for (i, n) in tree.nodes().iter().enumerate() {
         let id = NodeId(i as u32);
         match part(tree, id) {
-            FnPart::Definition(text) => {
-                out.defined.extend(fn_name(tree, id).map(|f| (id, f, text)))
+            FnPart::Definition(texts) => {
+                out.defined.extend(fn_name(tree, id).map(|f| (id, f, texts)))
             }
             FnPart::Declaration => {
                 if let Some(f) = fn_name(tree, id) {
@@ -80,6 +81,39 @@ fn functions(tree: &Tree) -> Functions<'_> {
                 out.used.insert(tree.text(NodeId(tree.node(callee).subtree_end - 1)));
             }
         }
+    }
+    out
+}
+
+/// Each function definition made a declaration (grammar data `[functions]
+/// prototype`): its body, its last child, written as the prototype's text
+/// (`int f(void) { return g(); }` to `int f(void);`), for a test that needs
+/// the function declared (its type, a call of it that compiles) but not
+/// what it does. `fixed_names` (`main`) keep their bodies; a body already
+/// as short as the text is left alone.
+pub(super) fn prototyped(tree: &Tree) -> Vec<Group> {
+    let policy = tree.policy();
+    let prototype =
+        |k: &KindPolicy| matches!(k.function, FnPart::Definition(t) if t.prototype.is_some());
+    if !policy.kinds.iter().any(prototype) {
+        return Vec::new();
+    }
+    let fixed = &policy.fixed_names;
+    let mut out = Vec::new();
+    for (i, _) in tree.nodes().iter().enumerate() {
+        let f = NodeId(i as u32);
+        let FnPart::Definition(FnTexts { prototype: Some(text), .. }) = part(tree, f) else {
+            continue;
+        };
+        let Some(name) = fn_name(tree, f) else { continue };
+        let Some(body) = tree.children(f).last() else { continue };
+        let n = tree.node(body);
+        let short = (n.end - n.start) as usize <= tree.replacement(text).len();
+        if short || !named(tree, body) || fixed.iter().any(|x| **x == *name) {
+            continue;
+        }
+        let swaps = vec![Swap { node: body, with: Text::Replacement(text) }];
+        out.push(Group { decls: vec![f], off: Vec::new(), swaps });
     }
     out
 }

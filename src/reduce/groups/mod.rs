@@ -38,7 +38,7 @@ use crate::syntax::tree::{flags, roles, Action, NodeId, Tree, NO_PARENT};
 use crate::syntax::{forest, Swap};
 use bindings::binding_groups;
 use errors::{error_groups, with_next_token};
-use functions::{defined_in_class, voided};
+use functions::{defined_in_class, prototyped, voided};
 use sweeps::merges;
 
 pub(super) const FILE: u32 = NO_PARENT;
@@ -80,7 +80,9 @@ pub(super) struct Decl {
 /// [`inlined`](bindings::inlined)); each name the file does not declare (see
 /// [`undeclared`]); each syntax error with the node after it (see
 /// [`error_groups`]); each pair of blocks that may merge (see [`merges`]);
-/// each node with the token after it (see [`with_next_token`]); each function that may be made `void` (see [`voided`]); and each member
+/// each node with the token after it (see [`with_next_token`]); each
+/// function definition made a declaration (see [`prototyped`]); each
+/// function that may be made `void` (see [`voided`]); and each member
 /// function that may be defined in its class (see [`defined_in_class`]).
 pub(crate) fn groups(tree: &Tree) -> Vec<Group> {
     let (bound, undeclared, _) = binding_groups(tree);
@@ -89,6 +91,7 @@ pub(crate) fn groups(tree: &Tree) -> Vec<Group> {
     out.extend(undeclared);
     out.extend(merges(tree));
     out.extend(with_next_token(tree));
+    out.extend(prototyped(tree));
     out.extend(voided(tree));
     out.extend(defined_in_class(tree));
     out.sort_by_key(|g| std::cmp::Reverse(g.decls[0]));

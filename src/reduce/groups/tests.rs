@@ -4,12 +4,14 @@
 use super::*;
 use std::sync::Arc;
 
-/// The groups of `text` in `lang`, each as the texts it switches off.
+/// The groups of `text` in `lang` that switch nodes off, each as the texts
+/// it switches off.
 fn texts(lang: &str, text: &str) -> Vec<Vec<String>> {
     let fe = crate::language::by_name(lang).expect(lang).frontend().expect("front-end");
     let tree = fe.parse(Arc::from(text.as_bytes()));
     let s = |id: NodeId| String::from_utf8_lossy(tree.text(id)).into_owned();
-    groups(&tree).iter().map(|g| g.off.iter().map(|&id| s(id)).collect()).collect()
+    let off = groups(&tree).into_iter().filter(|g| !g.off.is_empty());
+    off.map(|g| g.off.iter().map(|&id| s(id)).collect()).collect()
 }
 
 #[test]
@@ -184,9 +186,11 @@ fn a_typedef_goes_with_its_uses_made_int() {
     assert!(!texts("c", &many).iter().any(made_int), "{many}");
 }
 
-/// The texts of `src` with each group of `lang` that swaps a use made.
+/// The texts of `src` with each group of `lang` that swaps a use made (not
+/// a definition made a declaration, see [`a_definition_is_made_a_declaration`]).
 fn swapped(lang: &str, src: &str) -> Vec<String> {
-    let swaps = groups_of(lang, src, groups).into_iter().filter(|g| !g.1.swaps.is_empty());
+    let all = groups_of(lang, src, groups).into_iter();
+    let swaps = all.filter(|(t, g)| !g.swaps.is_empty() && !prototyped(t).contains(g));
     swaps.map(|(tree, g)| rewritten(&tree, &g)).collect()
 }
 
@@ -326,16 +330,12 @@ fn a_namespace_reopened_right_after_it_closes_merges_with_it() {
 
 /// The texts of `src` with each `void` group of it applied.
 fn voided_texts(lang: &str, src: &str) -> Vec<String> {
-    let fe = crate::language::by_name(lang).expect(lang).frontend().expect("front-end");
-    let tree = fe.parse(Arc::from(src.as_bytes()));
-    let mut out = Vec::new();
-    for g in voided(&tree) {
-        let mask = crate::syntax::Mask::new(tree.len()).with_off(&g.off).with_swaps(&g.swaps);
-        let mut text = Vec::new();
-        crate::syntax::Unparser::new().unparse(&tree, &mask, &mut text);
-        out.push(String::from_utf8_lossy(&text).into_owned());
-    }
-    out
+    each_applied(lang, src, voided)
+}
+
+/// The texts of the groups `of` finds in `src`, each applied alone.
+fn each_applied(lang: &str, src: &str, of: fn(&Tree) -> Vec<Group>) -> Vec<String> {
+    groups_of(lang, src, of).into_iter().map(|(tree, g)| rewritten(&tree, &g)).collect()
 }
 
 #[test]
@@ -355,6 +355,59 @@ fn a_function_whose_value_no_call_uses_is_made_void_with_its_prototype() {
     assert!(voided_texts("c", "int *p(void) { return 0; }\n").is_empty());
     // not longer: `int f(void) { return; }` has nothing to drop
     assert!(voided_texts("c", "int f(void) { return; }\n").is_empty());
+}
+
+#[test]
+fn a_definition_is_made_a_declaration() {
+    let src =
+        "int f(int x) {\n  return x + 1;\n}\nvoid g(void) {}\nint main(void) { return f(1); }\n";
+    // `f` and `g` (`{}` to `;` is still a byte), not `main`; the space
+    // before the `;` is the layout pass's to take
+    assert_eq!(
+        each_applied("c", src, prototyped),
+        [
+            "int f(int x) ;\nvoid g(void) {}\nint main(void) { return f(1); }\n",
+            "int f(int x) {\n  return x + 1;\n}\nvoid g(void) ;\nint main(void) { return f(1); }\n",
+        ]
+    );
+    // a member defined in its class becomes a member declaration
+    assert_eq!(
+        each_applied("cpp", "struct A {\n  int f() { return 1; }\n};\n", prototyped),
+        ["struct A {\n  int f() ;\n};\n"]
+    );
+}
+
+/// The texts of the binding groups of `src` that write a use as a span of
+/// the original (a typedef gone for its tag).
+fn untagged_texts(src: &str) -> Vec<String> {
+    let of = |tree: &Tree| {
+        let spans =
+            |g: &Group| g.swaps.iter().any(|s| matches!(s.with, crate::syntax::Text::Span(..)));
+        let mut out: Vec<Group> = groups(tree).into_iter().filter(spans).collect();
+        // a typedef nothing uses writes no span: its group has only nothings
+        let nothing = |g: &Group| {
+            !g.swaps.is_empty() && g.swaps.iter().all(|s| s.with == crate::syntax::Text::Nothing)
+        };
+        out.extend(groups(tree).into_iter().filter(|g| nothing(g) && g.swaps.len() == 2));
+        out
+    };
+    each_applied("c", src, of)
+}
+
+#[test]
+fn a_typedef_of_a_struct_goes_for_its_tag() {
+    let src = "typedef struct s {\n  int a;\n} S;\nint f(struct s *p) { return p->a; }\nS x;\n";
+    // (the space before `;` is the layout pass's to take)
+    assert_eq!(
+        untagged_texts(src),
+        ["struct s {\n  int a;\n} ;\nint f(struct s *p) { return p->a; }\nstruct s x;\n"]
+    );
+    // unused: only the typedef's tokens go
+    assert_eq!(untagged_texts("typedef union u { int a; } U;\n"), ["union u { int a; } ;\n"]);
+    // no tag, more than the bare name, or more uses than it saves: none
+    assert!(untagged_texts("typedef struct { int a; } S;\nS x;\n").is_empty());
+    assert!(untagged_texts("typedef struct s { int a; } *P;\nP x;\n").is_empty());
+    assert!(untagged_texts("typedef struct s { int a; } S;\nS x;\nS y;\nS z;\n").is_empty());
 }
 
 #[test]
